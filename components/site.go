@@ -1,0 +1,158 @@
+package components
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// Type tokens of the sitekit package.
+const (
+	SiteType    = "sitekit:index:Site"
+	PageSetType = "sitekit:index:PageSet"
+	BucketType  = "sitekit:index:Bucket"
+	ObjectType  = "sitekit:index:Object"
+)
+
+// SiteArgs are the inputs of a Site. Contents are raw values so that secret
+// or unknown page bodies pass to the objects unchanged.
+type SiteArgs struct {
+	IndexContent property.Value            `pulumi:"indexContent"`
+	ErrorContent property.Value            `pulumi:"errorContent,optional"`
+	Pages        map[string]property.Value `pulumi:"pages,optional"`
+}
+
+// SiteOutputs are the outputs of a Site.
+type SiteOutputs struct {
+	URL        property.Value `pulumi:"url"`
+	BucketName property.Value `pulumi:"bucketName"`
+	PageCount  property.Value `pulumi:"pageCount"`
+}
+
+const defaultErrorPage = "<h1>Not found</h1>"
+
+// BuildSite registers a bucket, the index and error pages, and a nested
+// PageSet holding the other pages.
+func BuildSite(ctx context.Context, c *host.Component, args SiteArgs) (SiteOutputs, error) {
+	bucket, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
+		Type: BucketType, Name: c.Name() + "-bucket", Custom: true,
+		Inputs: property.NewMap(map[string]property.Value{
+			"labels": property.New(map[string]property.Value{"site": property.New(c.Name())}),
+		}),
+	})
+	if err != nil {
+		return SiteOutputs{}, err
+	}
+	bucketName := bucket.Outputs.Get("bucketName")
+	errorContent := args.ErrorContent
+	if errorContent.IsNull() {
+		errorContent = property.New(defaultErrorPage)
+	}
+
+	var pages PageSetOutputs
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		_, err := registerObject(gctx, c, c.Name()+"-index", bucketName, "index.html", args.IndexContent)
+		return err
+	})
+	g.Go(func() error {
+		_, err := registerObject(gctx, c, c.Name()+"-error", bucketName, "error.html", errorContent)
+		return err
+	})
+	pagesInput := c.Inputs().Get("pages")
+	if !pagesInput.IsComputed() {
+		g.Go(func() error {
+			var err error
+			pages, err = host.Nested(gctx, c, PageSetType, c.Name()+"-pages",
+				PageSetArgs{Bucket: bucketName, Pages: args.Pages, Prefix: "pages/"}, BuildPageSet)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return SiteOutputs{}, err
+	}
+
+	count := property.New(property.Computed)
+	if !pagesInput.IsComputed() {
+		count = host.Apply(func(v ...property.Value) property.Value {
+			return property.New(v[0].AsNumber() + 2)
+		}, pages.Count)
+	}
+	return SiteOutputs{
+		URL: host.Apply(func(v ...property.Value) property.Value {
+			return property.New(v[0].AsString() + "/index.html")
+		}, bucket.Outputs.Get("endpoint")),
+		BucketName: bucketName,
+		PageCount:  count,
+	}, nil
+}
+
+// PageSetArgs are the inputs of a PageSet.
+type PageSetArgs struct {
+	Bucket property.Value            `pulumi:"bucket"`
+	Pages  map[string]property.Value `pulumi:"pages"`
+	Prefix string                    `pulumi:"prefix,optional"`
+}
+
+// PageSetOutputs are the outputs of a PageSet.
+type PageSetOutputs struct {
+	Keys  []string       `pulumi:"keys"`
+	Count property.Value `pulumi:"count"`
+}
+
+// BuildPageSet stores each page as an object, concurrently.
+func BuildPageSet(ctx context.Context, c *host.Component, args PageSetArgs) (PageSetOutputs, error) {
+	names := make([]string, 0, len(args.Pages))
+	for name := range args.Pages {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	keys := make([]string, len(names))
+	deps := make([]property.Value, len(names))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, name := range names {
+		keys[i] = args.Prefix + name
+		g.Go(func() error {
+			obj, err := registerObject(gctx, c, fmt.Sprintf("%s-%s", c.Name(), name), args.Bucket, keys[i], args.Pages[name])
+			deps[i] = obj.Outputs.Get("etag")
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return PageSetOutputs{}, err
+	}
+	// The count is known as soon as the names are, but it depends on every
+	// page object, so a consumer waiting on it waits for the pages.
+	count := host.Apply(func(...property.Value) property.Value {
+		return property.New(float64(len(names)))
+	}, withoutUnknowns(deps)...)
+	return PageSetOutputs{Keys: keys, Count: count}, nil
+}
+
+// withoutUnknowns keeps the dependencies of vals but not their values, so
+// an Apply over them is never unknown for their sake.
+func withoutUnknowns(vals []property.Value) []property.Value {
+	out := make([]property.Value, len(vals))
+	for i, v := range vals {
+		out[i] = property.New(property.Null).WithDependencies(v.Dependencies())
+	}
+	return out
+}
+
+func registerObject(ctx context.Context, c *host.Component, name string, bucket property.Value, key string, content property.Value) (monitorclient.RegisterResourceResponse, error) {
+	return c.Register(ctx, monitorclient.RegisterResourceRequest{
+		Type: ObjectType, Name: name, Custom: true,
+		Inputs: property.NewMap(map[string]property.Value{
+			"bucket":      bucket,
+			"key":         property.New(key),
+			"content":     content,
+			"contentType": property.New("text/html"),
+		}),
+	})
+}

@@ -1,0 +1,296 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/internal/typed"
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// A ComponentFunc builds one component instance: it registers the
+// component's children on c and returns the component's outputs.
+//
+// A is a struct whose `pulumi:"name"` fields receive the inputs (a field of
+// type property.Value receives the raw value, unknown, secret and
+// dependency markers included); use property.Map to take the inputs raw. O
+// is encoded the same way into the component's outputs.
+type ComponentFunc[A, O any] func(ctx context.Context, c *Component, args A) (O, error)
+
+// constructor is a ComponentFunc with its argument and result types erased.
+type constructor func(ctx context.Context, c *Component) (property.Map, error)
+
+// WithComponent serves the component type token with fn.
+func WithComponent[A, O any](token string, fn ComponentFunc[A, O]) Option {
+	return func(p *Provider) error {
+		if _, dup := p.components[token]; dup {
+			return fmt.Errorf("component %s registered twice", token)
+		}
+		p.components[token] = func(ctx context.Context, c *Component) (property.Map, error) {
+			var args A
+			if err := decodeArgs(c.inputs, &args); err != nil {
+				return property.Map{}, err
+			}
+			out, err := fn(ctx, c, args)
+			if err != nil {
+				return property.Map{}, err
+			}
+			return typed.Encode(out)
+		}
+		return nil
+	}
+}
+
+// decodeArgs decodes inputs into args, turning mismatches into an InputError.
+func decodeArgs(inputs property.Map, args any) error {
+	if raw, ok := args.(*property.Map); ok {
+		*raw = inputs
+		return nil
+	}
+	err := typed.Decode(inputs, args)
+	if fes, ok := err.(typed.Errors); ok {
+		ie := &InputError{Message: "invalid inputs"}
+		for _, fe := range fes {
+			ie.Properties = append(ie.Properties, PropertyError{Path: fe.Path, Reason: fe.Reason})
+		}
+		return ie
+	}
+	return err
+}
+
+// Encode turns a struct with `pulumi:"name"` tags into a property map, for
+// building child inputs from typed values.
+func Encode(v any) (property.Map, error) { return typed.Encode(v) }
+
+// Decode fills the struct dst points to from m; the inverse of [Encode].
+func Decode(m property.Map, dst any) error { return decodeArgs(m, dst) }
+
+// StackInfo describes the deployment a Construct or Call runs in.
+type StackInfo struct {
+	Project      string
+	Stack        string
+	Organization string
+	DryRun       bool // a preview: child outputs may be unknown
+	Parallel     int
+	// Config is the stack configuration, keys "namespace:name"; values of
+	// secret keys are marked secret.
+	Config property.Map
+}
+
+// ResourceOptions are the resource options a consumer program set on the
+// component. The host applies them to the component's own registration and
+// propagates providers to its children.
+type ResourceOptions struct {
+	Providers               map[string]string // package -> "urn::id"
+	Dependencies            []string
+	Protect                 *bool
+	Aliases                 []monitorclient.Alias
+	AdditionalSecretOutputs []string
+	CustomTimeouts          *monitorclient.CustomTimeouts
+	DeletedWith             string
+	DeleteBeforeReplace     *bool
+	IgnoreChanges           []string
+	ReplaceOnChanges        []string
+	RetainOnDelete          *bool
+}
+
+// Component is one component instance being built. Register its children
+// with [Component.Register]; it is safe to do so from several goroutines.
+type Component struct {
+	token, name, urn string
+	inputs           property.Map
+	opts             ResourceOptions
+	info             StackInfo
+
+	provider *Provider
+	monitor  *monitorclient.Client
+	sem      chan struct{} // bounds registrations in flight to the engine's parallel
+}
+
+// URN of the component.
+func (c *Component) URN() string { return c.urn }
+
+// Name of the component.
+func (c *Component) Name() string { return c.name }
+
+// Type token of the component.
+func (c *Component) Type() string { return c.token }
+
+// Inputs are the raw inputs, with unknown, secret and dependency markers.
+func (c *Component) Inputs() property.Map { return c.inputs }
+
+// Options are the resource options the program set on the component.
+func (c *Component) Options() ResourceOptions { return c.opts }
+
+// Stack describes the deployment.
+func (c *Component) Stack() StackInfo { return c.info }
+
+// DryRun reports whether this is a preview.
+func (c *Component) DryRun() bool { return c.info.DryRun }
+
+// ProviderConfig is the configuration of the provider instance serving this
+// component (after CheckConfig defaults).
+func (c *Component) ProviderConfig() property.Map { return c.provider.currentConfig() }
+
+// Register registers a child resource and waits for the engine's answer.
+// Parent defaults to the component; a custom child of a package the program
+// passed in `providers` gets that provider. Each output of the child carries
+// a dependency on the child, so values derived from it carry it too.
+func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {
+	if req.Parent == "" {
+		req.Parent = c.urn
+	}
+	if req.Custom && req.Provider == "" {
+		if ref, ok := c.opts.Providers[packageOf(req.Type)]; ok {
+			req.Provider = ref
+		}
+	}
+	if err := c.acquire(ctx); err != nil {
+		return monitorclient.RegisterResourceResponse{}, err
+	}
+	resp, err := c.monitor.RegisterResource(ctx, req)
+	c.release()
+	if err != nil {
+		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
+	}
+	resp.Outputs = withDependency(resp.Outputs, resp.URN)
+	return resp, nil
+}
+
+func (c *Component) acquire(ctx context.Context) error {
+	if c.sem == nil {
+		return nil
+	}
+	select {
+	case c.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (c *Component) release() {
+	if c.sem != nil {
+		<-c.sem
+	}
+}
+
+// Log sends a message to the engine, attached to the component.
+func (c *Component) Log(ctx context.Context, severity monitorclient.Severity, msg string) {
+	c.provider.log(ctx, severity, c.urn, msg)
+}
+
+// child returns the handle of a nested component registered under c.
+func (c *Component) child(token, name, urn string, inputs property.Map) *Component {
+	return &Component{
+		token: token, name: name, urn: urn, inputs: inputs,
+		opts:     ResourceOptions{Providers: c.opts.Providers},
+		info:     c.info,
+		provider: c.provider,
+		monitor:  c.monitor,
+		sem:      c.sem,
+	}
+}
+
+// Nested builds a component of this package as a child of parent, in this
+// process: it registers token/name under parent, runs fn on it and records
+// the outputs fn returns.
+func Nested[A, O any](ctx context.Context, parent *Component, token, name string, args A, fn ComponentFunc[A, O]) (O, error) {
+	var zero O
+	inputs, err := typed.Encode(args)
+	if err != nil {
+		return zero, &StepError{Token: token, Name: name, Step: "encode inputs", Err: err}
+	}
+	resp, err := parent.Register(ctx, monitorclient.RegisterResourceRequest{Type: token, Name: name})
+	if err != nil {
+		return zero, err
+	}
+	child := parent.child(token, name, resp.URN, inputs)
+	out, err := runSafely(ctx, token, name, func(ctx context.Context) (O, error) { return fn(ctx, child, args) })
+	if err != nil {
+		return zero, err
+	}
+	outputs, err := typed.Encode(out)
+	if err != nil {
+		return zero, &StepError{Token: token, Name: name, Step: "encode outputs", Err: err}
+	}
+	if _, err := parent.monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: resp.URN, Outputs: outputs}); err != nil {
+		return zero, &StepError{Token: token, Name: name, Step: "register outputs", Err: err}
+	}
+	return out, nil
+}
+
+// runSafely runs component code, turning a panic into a StepError so one bad
+// call cannot take the provider down.
+func runSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &StepError{Token: token, Name: name, Step: "construct", Panic: true,
+				Err: fmt.Errorf("%v\n%s", r, debug.Stack())}
+		}
+	}()
+	out, err = f(ctx)
+	if err != nil {
+		if _, ok := err.(*StepError); !ok {
+			if _, isInput := asInputError(err); !isInput {
+				err = &StepError{Token: token, Name: name, Step: "construct", Err: err}
+			}
+		}
+	}
+	return out, err
+}
+
+// packageOf returns the package of a type token, "pkg:module:Type" -> "pkg".
+func packageOf(token string) string {
+	pkg, _, _ := strings.Cut(token, ":")
+	return pkg
+}
+
+// withDependency marks every top-level value of m as depending on urn.
+func withDependency(m property.Map, u string) property.Map {
+	if m.Len() == 0 {
+		return m
+	}
+	out := make(map[string]property.Value, m.Len())
+	for k, v := range m.All {
+		out[k] = v.WithDependencies(appendUnique(v.Dependencies(), urn.URN(u)))
+	}
+	return property.NewMap(out)
+}
+
+func appendUnique(deps []urn.URN, u urn.URN) []urn.URN {
+	for _, d := range deps {
+		if d == u {
+			return deps
+		}
+	}
+	return append(append([]urn.URN(nil), deps...), u)
+}
+
+// Apply derives a value from others as an output's apply does: if any input
+// is unknown the result is unknown, and the result is secret, and depends on
+// everything, that any input is or depends on. f sees the inputs without
+// markers.
+func Apply(f func(vals ...property.Value) property.Value, vals ...property.Value) property.Value {
+	var deps []urn.URN
+	secret, unknown := false, false
+	plain := make([]property.Value, len(vals))
+	for i, v := range vals {
+		for _, d := range collectDeps(v) {
+			deps = appendUnique(deps, d)
+		}
+		secret = secret || v.HasSecrets()
+		unknown = unknown || v.HasComputed()
+		plain[i] = stripMarkers(v)
+	}
+	out := property.New(property.Computed)
+	if !unknown {
+		out = f(plain...)
+	}
+	return out.WithSecret(secret || out.Secret()).WithDependencies(deps)
+}

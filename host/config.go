@@ -1,0 +1,128 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/schema"
+)
+
+// configState is the provider instance's configuration.
+type configState struct {
+	values     property.Map
+	configured bool
+}
+
+// ConfigureFunc receives the checked configuration when the engine
+// configures the provider. During a preview some values may be unknown.
+type ConfigureFunc func(ctx context.Context, config property.Map) error
+
+// WithConfigure runs fn when the engine configures the provider, for
+// example to open the storage backend the configuration names.
+func WithConfigure(fn ConfigureFunc) Option {
+	return func(p *Provider) error {
+		p.onConfigure = fn
+		return nil
+	}
+}
+
+// reservedConfigKeys are keys the engine adds to provider inputs itself.
+var reservedConfigKeys = []string{"version", "pluginDownloadURL"}
+
+// configSpec is the schema of the provider's configuration.
+func (p *Provider) configSpec() (schema.Object, bool) {
+	if p.schema == nil {
+		return schema.Object{}, false
+	}
+	if len(p.schema.Config.Variables) > 0 {
+		return schema.Object{Properties: p.schema.Config.Variables, Required: p.schema.Config.Required}, true
+	}
+	return p.schema.Provider.Inputs(), true
+}
+
+// checkConfig validates news against the schema's config section, applies
+// defaults, and marks secret variables secret.
+func (p *Provider) checkConfig(news property.Map) (property.Map, []schema.Failure) {
+	spec, ok := p.configSpec()
+	if !ok {
+		return news, nil
+	}
+	checked := news.Delete(reservedConfigKeys...)
+	for name, prop := range spec.Properties {
+		v, has := checked.GetOk(name)
+		if (!has || v.IsNull()) && prop.Default != nil {
+			if dv, err := property.Any(prop.Default); err == nil {
+				checked = checked.Set(name, dv)
+			}
+		}
+		if v, has := checked.GetOk(name); has && prop.Secret {
+			checked = checked.Set(name, v.WithSecret(true))
+		}
+	}
+	failures := p.schema.Check(spec, checked)
+	for _, k := range reservedConfigKeys {
+		if v, ok := news.GetOk(k); ok {
+			checked = checked.Set(k, v)
+		}
+	}
+	return checked, failures
+}
+
+// configDiff is the outcome of DiffConfig.
+type configDiff struct {
+	Changed  []string // keys whose value changed
+	Replaces []string // changed keys that force replacing the provider
+}
+
+// diffConfig compares two configurations. A change to a variable marked
+// replaceOnChanges in the schema replaces the provider (and so every
+// resource it manages); any other change is an in-place update.
+func (p *Provider) diffConfig(olds, news property.Map) configDiff {
+	spec, _ := p.configSpec()
+	keys := map[string]bool{}
+	for k := range olds.All {
+		keys[k] = true
+	}
+	for k := range news.All {
+		keys[k] = true
+	}
+	var d configDiff
+	for k := range keys {
+		if k == "version" || k == "pluginDownloadURL" {
+			continue
+		}
+		o, n := olds.Get(k), news.Get(k)
+		if o.Equals(n) {
+			continue
+		}
+		d.Changed = append(d.Changed, k)
+		if prop, ok := spec.Properties[k]; ok && (prop.ReplaceOnChanges || prop.WillReplaceOnChanges) {
+			d.Replaces = append(d.Replaces, k)
+		}
+	}
+	sort.Strings(d.Changed)
+	sort.Strings(d.Replaces)
+	return d
+}
+
+// configure records the configuration and runs the author's hook.
+func (p *Provider) configure(ctx context.Context, config property.Map) error {
+	if p.onConfigure != nil {
+		if err := p.onConfigure(ctx, config); err != nil {
+			return fmt.Errorf("configure %s: %w", p.name, err)
+		}
+	}
+	p.mu.Lock()
+	p.config = configState{values: config, configured: true}
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *Provider) currentConfig() property.Map {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.config.values
+}

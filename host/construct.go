@@ -1,0 +1,106 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// constructRequest is a Construct call, off the wire.
+type constructRequest struct {
+	Info        StackInfo
+	MonitorAddr string
+	Type        string
+	Name        string
+	Parent      string
+	Inputs      property.Map // with each input's dependencies as markers
+	Options     ResourceOptions
+}
+
+// constructResponse is what Construct reports back.
+type constructResponse struct {
+	URN               string
+	State             property.Map
+	StateDependencies map[string][]string
+}
+
+// construct builds one component: it checks the inputs, registers the
+// component with the request's options, runs the author's code and records
+// its outputs. It returns only after every child registration is answered.
+func (p *Provider) construct(ctx context.Context, req constructRequest) (constructResponse, error) {
+	ctor, ok := p.components[req.Type]
+	if !ok {
+		return constructResponse{}, fmt.Errorf("unknown component type %q: provider %s serves %s",
+			req.Type, p.name, strings.Join(p.componentTokens(), ", "))
+	}
+	if err := p.checkInputs(req.Type, req.Inputs); err != nil {
+		return constructResponse{}, err
+	}
+	monitor, err := p.monitors.Get(ctx, req.MonitorAddr)
+	if err != nil {
+		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "connect to the resource monitor", Err: err}
+	}
+	o := req.Options
+	own, err := monitor.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
+		Type:                    req.Type,
+		Name:                    req.Name,
+		Parent:                  req.Parent,
+		Providers:               o.Providers,
+		Dependencies:            o.Dependencies,
+		Protect:                 o.Protect,
+		Aliases:                 o.Aliases,
+		AdditionalSecretOutputs: o.AdditionalSecretOutputs,
+		CustomTimeouts:          o.CustomTimeouts,
+		DeletedWith:             o.DeletedWith,
+		DeleteBeforeReplace:     o.DeleteBeforeReplace,
+		IgnoreChanges:           o.IgnoreChanges,
+		ReplaceOnChanges:        o.ReplaceOnChanges,
+		RetainOnDelete:          o.RetainOnDelete,
+	})
+	if err != nil {
+		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register component", Err: err}
+	}
+	c := &Component{
+		token: req.Type, name: req.Name, urn: own.URN,
+		inputs: req.Inputs, opts: o, info: req.Info,
+		provider: p, monitor: monitor,
+	}
+	if n := req.Info.Parallel; n > 0 {
+		c.sem = make(chan struct{}, n)
+	}
+	outputs, err := runSafely(ctx, req.Type, req.Name, func(ctx context.Context) (property.Map, error) {
+		return ctor(ctx, c)
+	})
+	if err != nil {
+		return constructResponse{}, err
+	}
+	outputs = markSecret(outputs, o.AdditionalSecretOutputs)
+	if _, err := monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: own.URN, Outputs: outputs}); err != nil {
+		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register outputs", Err: err}
+	}
+	return constructResponse{URN: own.URN, State: outputs, StateDependencies: dependencyMap(outputs)}, nil
+}
+
+// checkInputs validates component inputs against the schema, when there is one.
+func (p *Provider) checkInputs(token string, inputs property.Map) error {
+	if p.schema == nil {
+		return nil
+	}
+	r, ok := p.schema.Resource(token)
+	if !ok {
+		return nil
+	}
+	failures := p.schema.Check(r.Inputs(), inputs)
+	if len(failures) == 0 {
+		return nil
+	}
+	ie := &InputError{Message: fmt.Sprintf("invalid inputs for %s", token)}
+	for _, f := range failures {
+		ie.Properties = append(ie.Properties, PropertyError{Path: f.Path, Reason: f.Reason})
+	}
+	return ie
+}

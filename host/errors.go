@@ -1,0 +1,80 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+
+	perrors "github.com/pulumi/pulumi/sdk/v3/go/pulumi/errors"
+)
+
+// PropertyError is one bad input: the property path and why it is wrong.
+type PropertyError struct {
+	Path   string
+	Reason string
+}
+
+// InputError reports input a user got wrong. It reaches the engine as an
+// InputPropertiesError (Construct) or as CheckFailures (Check, Call), so each
+// bad property is shown to the user.
+type InputError struct {
+	Message    string
+	Properties []PropertyError
+}
+
+func (e *InputError) Error() string {
+	msg := e.Message
+	for _, p := range e.Properties {
+		msg += fmt.Sprintf("\n  %s: %s", p.Path, p.Reason)
+	}
+	return msg
+}
+
+// inputPropertiesError converts to the SDK type the rpcerror package encodes
+// into gRPC status details.
+func (e *InputError) inputPropertiesError() *perrors.InputPropertiesError {
+	details := make([]perrors.InputPropertyErrorDetails, len(e.Properties))
+	for i, p := range e.Properties {
+		details[i] = perrors.InputPropertyErrorDetails{PropertyPath: p.Path, Reason: p.Reason}
+	}
+	return perrors.NewInputPropertiesError(e.Message, details...)
+}
+
+// Errorf returns an [InputError] about one property, for component and
+// method code that finds a bad argument the schema cannot express.
+func Errorf(path, format string, args ...any) error {
+	reason := fmt.Sprintf(format, args...)
+	return &InputError{
+		Message:    fmt.Sprintf("invalid value for %s: %s", path, reason),
+		Properties: []PropertyError{{Path: path, Reason: reason}},
+	}
+}
+
+// StepError says which resource failed, and in which step, when the cause is
+// not the user's input: a failed child registration, an error returned by
+// component code, or a panic in it.
+type StepError struct {
+	Token string // type or method token
+	Name  string // resource name, if any
+	Step  string // e.g. "construct", "register child", "call"
+	Err   error
+	Panic bool // the component code panicked
+}
+
+func (e *StepError) Error() string {
+	who := e.Token
+	if e.Name != "" {
+		who = fmt.Sprintf("%s %q", e.Token, e.Name)
+	}
+	if e.Panic {
+		return fmt.Sprintf("%s: %s: panic in component code: %v", who, e.Step, e.Err)
+	}
+	return fmt.Sprintf("%s: %s: %v", who, e.Step, e.Err)
+}
+
+func (e *StepError) Unwrap() error { return e.Err }
+
+// asInputError finds an InputError anywhere in err's chain.
+func asInputError(err error) (*InputError, bool) {
+	var ie *InputError
+	return ie, errors.As(err, &ie)
+}

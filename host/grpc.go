@@ -1,0 +1,330 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// server adapts a Provider to pulumirpc.ResourceProviderServer: for every
+// RPC it converts from the wire, calls the provider's core and converts back.
+type server struct {
+	// Embedded on purpose: RPCs this host does not serve (Parameterize,
+	// StreamInvoke, GetMapping, ...) answer Unimplemented, which the engine
+	// treats as "not supported".
+	pulumirpc.UnimplementedResourceProviderServer
+
+	p        *Provider
+	inflight *inflight
+}
+
+func newServer(p *Provider) *server {
+	return &server{p: p, inflight: newInflight()}
+}
+
+// The wire options for values coming in and going out: unknowns, secrets and
+// resource references are always kept, since Handshake accepts them.
+var (
+	unmarshalOpts = plugin.MarshalOptions{
+		KeepUnknowns: true, KeepSecrets: true, KeepResources: true, KeepOutputValues: true,
+	}
+	marshalOpts = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true}
+)
+
+func fromWire(s *structpb.Struct, label string) (property.Map, error) {
+	opts := unmarshalOpts
+	opts.Label = label
+	return fromWireWith(s, opts)
+}
+
+func fromWireWith(s *structpb.Struct, opts plugin.MarshalOptions) (property.Map, error) {
+	m, err := plugin.UnmarshalProperties(s, opts)
+	if err != nil {
+		return property.Map{}, err
+	}
+	return resource.FromResourcePropertyMap(m), nil
+}
+
+func toWire(m property.Map, label string) (*structpb.Struct, error) {
+	opts := marshalOpts
+	opts.Label = label
+	return plugin.MarshalProperties(resource.ToResourcePropertyMap(m), opts)
+}
+
+// errorToStatus converts a core error to a gRPC status at the boundary: bad
+// user input becomes InvalidArgument with InputPropertiesError details.
+func errorToStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	if ie, ok := asInputError(err); ok {
+		return rpcerror.WrapDetailedError(ie.inputPropertiesError())
+	}
+	return status.Error(codes.Unknown, err.Error())
+}
+
+func (s *server) Handshake(ctx context.Context, req *pulumirpc.ProviderHandshakeRequest) (*pulumirpc.ProviderHandshakeResponse, error) {
+	s.p.setEngine(req.GetEngineAddress())
+	return &pulumirpc.ProviderHandshakeResponse{AcceptSecrets: true, AcceptResources: true, AcceptOutputs: true}, nil
+}
+
+func (s *server) Attach(ctx context.Context, req *pulumirpc.PluginAttach) (*emptypb.Empty, error) {
+	s.p.setEngine(req.GetAddress())
+	return &emptypb.Empty{}, nil
+}
+
+func (s *server) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: s.p.version}, nil
+}
+
+func (s *server) GetSchema(ctx context.Context, req *pulumirpc.GetSchemaRequest) (*pulumirpc.GetSchemaResponse, error) {
+	if s.p.schema == nil {
+		return &pulumirpc.GetSchemaResponse{Schema: "{}"}, nil
+	}
+	return &pulumirpc.GetSchemaResponse{Schema: string(s.p.schema.JSON())}, nil
+}
+
+func (s *server) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
+	s.inflight.cancelAll()
+	return &emptypb.Empty{}, nil
+}
+
+func (s *server) CheckConfig(ctx context.Context, req *pulumirpc.CheckRequest) (*pulumirpc.CheckResponse, error) {
+	news, err := fromWire(req.GetNews(), "config")
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "configuration: %v", err)
+	}
+	checked, failures := s.p.checkConfig(news)
+	inputs, err := toWire(checked, "config")
+	if err != nil {
+		return nil, err
+	}
+	resp := &pulumirpc.CheckResponse{Inputs: inputs}
+	for _, f := range failures {
+		resp.Failures = append(resp.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: f.Reason})
+	}
+	return resp, nil
+}
+
+func (s *server) DiffConfig(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
+	olds, err := fromWire(req.GetOldInputs(), "olds")
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "old configuration: %v", err)
+	}
+	if req.GetOldInputs() == nil {
+		// Engines that do not send old inputs send old outputs, which for a
+		// provider are the same configuration.
+		if olds, err = fromWire(req.GetOlds(), "olds"); err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "old configuration: %v", err)
+		}
+	}
+	news, err := fromWire(req.GetNews(), "news")
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "new configuration: %v", err)
+	}
+	return diffResponse(s.p.diffConfig(olds, news)), nil
+}
+
+func diffResponse(d configDiff) *pulumirpc.DiffResponse {
+	resp := &pulumirpc.DiffResponse{Changes: pulumirpc.DiffResponse_DIFF_NONE, HasDetailedDiff: true,
+		DetailedDiff: map[string]*pulumirpc.PropertyDiff{}}
+	replace := map[string]bool{}
+	for _, k := range d.Replaces {
+		replace[k] = true
+	}
+	for _, k := range d.Changed {
+		kind := pulumirpc.PropertyDiff_UPDATE
+		if replace[k] {
+			kind = pulumirpc.PropertyDiff_UPDATE_REPLACE
+		}
+		resp.DetailedDiff[k] = &pulumirpc.PropertyDiff{Kind: kind, InputDiff: true}
+		resp.Diffs = append(resp.Diffs, k)
+	}
+	resp.Replaces = d.Replaces
+	if len(d.Changed) > 0 {
+		resp.Changes = pulumirpc.DiffResponse_DIFF_SOME
+	}
+	return resp
+}
+
+func (s *server) Configure(ctx context.Context, req *pulumirpc.ConfigureRequest) (*pulumirpc.ConfigureResponse, error) {
+	var config property.Map
+	if req.GetArgs() != nil {
+		c, err := fromWire(req.GetArgs(), "config")
+		if err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "configuration: %v", err)
+		}
+		config = c
+	} else {
+		config = configFromVariables(req.GetVariables())
+	}
+	if err := s.p.configure(ctx, config); err != nil {
+		return nil, errorToStatus(err)
+	}
+	return &pulumirpc.ConfigureResponse{
+		AcceptSecrets: true, SupportsPreview: true, AcceptResources: true, AcceptOutputs: true,
+	}, nil
+}
+
+// configFromVariables reads the legacy `pkg:config:key` variables map, whose
+// non-string values are JSON-encoded.
+func configFromVariables(vars map[string]string) property.Map {
+	out := map[string]property.Value{}
+	for k, raw := range vars {
+		key := k
+		if i := lastColon(k); i >= 0 {
+			key = k[i+1:]
+		}
+		var v any
+		if err := json.Unmarshal([]byte(raw), &v); err == nil {
+			if pv, err := property.Any(v); err == nil {
+				out[key] = pv
+				continue
+			}
+		}
+		out[key] = property.New(raw)
+	}
+	return property.NewMap(out)
+}
+
+func lastColon(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == ':' {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest) (*pulumirpc.ConstructResponse, error) {
+	creq, err := fromConstructRequest(req)
+	if err != nil {
+		return nil, errorToStatus(err)
+	}
+	resp, err := s.p.construct(ctx, creq)
+	if err != nil {
+		s.p.log(ctx, monitorclient.SeverityDebug, "", "construct failed: "+err.Error())
+		return nil, errorToStatus(err)
+	}
+	state, err := toWire(resp.State, "state")
+	if err != nil {
+		return nil, errorToStatus(&StepError{Token: req.GetType(), Name: req.GetName(), Step: "marshal outputs", Err: err})
+	}
+	out := &pulumirpc.ConstructResponse{Urn: resp.URN, State: state,
+		StateDependencies: map[string]*pulumirpc.ConstructResponse_PropertyDependencies{}}
+	for k, urns := range resp.StateDependencies {
+		out.StateDependencies[k] = &pulumirpc.ConstructResponse_PropertyDependencies{Urns: urns}
+	}
+	return out, nil
+}
+
+func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, error) {
+	inputs, err := fromWire(req.GetInputs(), "inputs")
+	if err != nil {
+		return constructRequest{}, &InputError{Message: "malformed inputs for " + req.GetType() + ": " + err.Error()}
+	}
+	deps := map[string][]string{}
+	for k, d := range req.GetInputDependencies() {
+		deps[k] = d.GetUrns()
+	}
+	o := ResourceOptions{
+		Providers:               req.GetProviders(),
+		Dependencies:            req.GetDependencies(),
+		Protect:                 req.Protect,
+		AdditionalSecretOutputs: req.GetAdditionalSecretOutputs(),
+		DeletedWith:             req.GetDeletedWith(),
+		DeleteBeforeReplace:     req.DeleteBeforeReplace,
+		IgnoreChanges:           req.GetIgnoreChanges(),
+		ReplaceOnChanges:        req.GetReplaceOnChanges(),
+		RetainOnDelete:          req.RetainOnDelete,
+	}
+	if ct := req.GetCustomTimeouts(); ct != nil {
+		o.CustomTimeouts = &monitorclient.CustomTimeouts{Create: ct.GetCreate(), Update: ct.GetUpdate(), Delete: ct.GetDelete()}
+	}
+	for _, a := range req.GetAliases() {
+		o.Aliases = append(o.Aliases, fromAlias(a))
+	}
+	return constructRequest{
+		Info:        stackInfo(req.GetProject(), req.GetStack(), req.GetOrganization(), req.GetDryRun(), int(req.GetParallel()), req.GetConfig(), req.GetConfigSecretKeys()),
+		MonitorAddr: req.GetMonitorEndpoint(),
+		Type:        req.GetType(),
+		Name:        req.GetName(),
+		Parent:      req.GetParent(),
+		Inputs:      withInputDependencies(inputs, deps),
+		Options:     o,
+	}, nil
+}
+
+func fromAlias(a *pulumirpc.Alias) monitorclient.Alias {
+	if u := a.GetUrn(); u != "" {
+		return monitorclient.Alias{URN: u}
+	}
+	spec := a.GetSpec()
+	return monitorclient.Alias{Spec: &monitorclient.AliasSpec{
+		Name: spec.GetName(), Type: spec.GetType(), Stack: spec.GetStack(), Project: spec.GetProject(),
+		ParentURN: spec.GetParentUrn(), NoParent: spec.GetNoParent(),
+	}}
+}
+
+// stackInfo builds the deployment description; secret config values are
+// marked secret so they stay secret in whatever the component builds.
+func stackInfo(project, stack, org string, dryRun bool, parallel int, config map[string]string, secretKeys []string) StackInfo {
+	secret := map[string]bool{}
+	for _, k := range secretKeys {
+		secret[k] = true
+	}
+	cfg := make(map[string]property.Value, len(config))
+	for k, v := range config {
+		cfg[k] = property.New(v).WithSecret(secret[k])
+	}
+	return StackInfo{Project: project, Stack: stack, Organization: org, DryRun: dryRun, Parallel: parallel,
+		Config: property.NewMap(cfg)}
+}
+
+// inflight tracks the contexts of requests in progress so Cancel can abort
+// them all.
+type inflight struct {
+	mu      sync.Mutex
+	next    int
+	cancels map[int]context.CancelFunc
+}
+
+func newInflight() *inflight { return &inflight{cancels: map[int]context.CancelFunc{}} }
+
+func (f *inflight) track(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	f.mu.Lock()
+	id := f.next
+	f.next++
+	f.cancels[id] = cancel
+	f.mu.Unlock()
+	return ctx, func() {
+		f.mu.Lock()
+		delete(f.cancels, id)
+		f.mu.Unlock()
+		cancel()
+	}
+}
+
+func (f *inflight) cancelAll() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, cancel := range f.cancels {
+		cancel()
+	}
+}

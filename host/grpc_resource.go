@@ -1,0 +1,217 @@
+package host
+
+import (
+	"context"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// crudFromWire reads values for CRUD and Invoke. There is no monitor
+// connection there, so a resource reference stands for its ID (or URN),
+// as the provider implementer's guide prescribes.
+func crudFromWire(s *structpb.Struct, label string) (property.Map, error) {
+	opts := unmarshalOpts
+	opts.Label = label
+	opts.KeepResources = false
+	opts.KeepOutputValues = false
+	return fromWireWith(s, opts)
+}
+
+func badInput(what string, err error) error {
+	return status.Errorf(codes.InvalidArgument, "%s: %v", what, err)
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulumirpc.CheckResponse, error) {
+	olds, err := crudFromWire(req.GetOlds(), "olds")
+	if err != nil {
+		return nil, badInput("old inputs of "+req.GetUrn(), err)
+	}
+	news, err := crudFromWire(req.GetNews(), "news")
+	if err != nil {
+		return nil, badInput("inputs of "+req.GetUrn(), err)
+	}
+	resp, err := s.p.check(ctx, CheckRequest{
+		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		OldInputs:    olds, Inputs: news, RandomSeed: req.GetRandomSeed(),
+	})
+	if err != nil {
+		return nil, errorToStatus(err)
+	}
+	inputs, err := toWire(resp.Inputs, "inputs")
+	if err != nil {
+		return nil, err
+	}
+	out := &pulumirpc.CheckResponse{Inputs: inputs}
+	for _, f := range resp.Failures {
+		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: f.Reason})
+	}
+	return out, nil
+}
+
+func info(urn, name, typ string) ResourceInfo {
+	return ResourceInfo{URN: urn, Name: name, Type: typ}
+}
+
+func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
+	oldOutputs, err := crudFromWire(req.GetOlds(), "olds")
+	if err != nil {
+		return nil, badInput("old state of "+req.GetUrn(), err)
+	}
+	oldInputs := oldOutputs
+	if req.GetOldInputs() != nil {
+		if oldInputs, err = crudFromWire(req.GetOldInputs(), "oldInputs"); err != nil {
+			return nil, badInput("old inputs of "+req.GetUrn(), err)
+		}
+	}
+	news, err := crudFromWire(req.GetNews(), "news")
+	if err != nil {
+		return nil, badInput("inputs of "+req.GetUrn(), err)
+	}
+	d, err := s.p.diff(ctx, DiffRequest{
+		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ID:           req.GetId(), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
+		IgnoreChanges: req.GetIgnoreChanges(),
+	})
+	if err != nil {
+		return nil, errorToStatus(err)
+	}
+	resp := &pulumirpc.DiffResponse{
+		Changes:             pulumirpc.DiffResponse_DIFF_NONE,
+		Replaces:            d.Replaces,
+		DeleteBeforeReplace: d.DeleteBeforeReplace,
+		HasDetailedDiff:     true,
+		DetailedDiff:        map[string]*pulumirpc.PropertyDiff{},
+	}
+	if d.HasChanges {
+		resp.Changes = pulumirpc.DiffResponse_DIFF_SOME
+	}
+	for path, kind := range d.Changes {
+		resp.DetailedDiff[path] = &pulumirpc.PropertyDiff{Kind: pulumirpc.PropertyDiff_Kind(kind), InputDiff: true}
+		resp.Diffs = append(resp.Diffs, path)
+	}
+	return resp, nil
+}
+
+func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pulumirpc.CreateResponse, error) {
+	inputs, err := crudFromWire(req.GetProperties(), "properties")
+	if err != nil {
+		return nil, badInput("inputs of "+req.GetUrn(), err)
+	}
+	resp, err := s.p.create(ctx, CreateRequest{
+		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		Inputs:       inputs, Timeout: seconds(req.GetTimeout()),
+	}, req.GetPreview())
+	if err != nil {
+		return nil, crudError(err, inputs)
+	}
+	props, err := toWire(resp.Outputs, "outputs")
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.CreateResponse{Id: resp.ID, Properties: props}, nil
+}
+
+func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {
+	state, err := crudFromWire(req.GetProperties(), "properties")
+	if err != nil {
+		return nil, badInput("state of "+req.GetUrn(), err)
+	}
+	inputs, err := crudFromWire(req.GetInputs(), "inputs")
+	if err != nil {
+		return nil, badInput("inputs of "+req.GetUrn(), err)
+	}
+	resp, err := s.p.read(ctx, ReadRequest{
+		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ID:           req.GetId(), Inputs: inputs, Outputs: state,
+	})
+	if err != nil {
+		return nil, crudError(err, inputs)
+	}
+	if resp.ID == "" {
+		return &pulumirpc.ReadResponse{}, nil // gone
+	}
+	props, err := toWire(resp.Outputs, "outputs")
+	if err != nil {
+		return nil, err
+	}
+	ins, err := toWire(resp.Inputs, "inputs")
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.ReadResponse{Id: resp.ID, Properties: props, Inputs: ins}, nil
+}
+
+func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pulumirpc.UpdateResponse, error) {
+	oldOutputs, err := crudFromWire(req.GetOlds(), "olds")
+	if err != nil {
+		return nil, badInput("old state of "+req.GetUrn(), err)
+	}
+	oldInputs, err := crudFromWire(req.GetOldInputs(), "oldInputs")
+	if err != nil {
+		return nil, badInput("old inputs of "+req.GetUrn(), err)
+	}
+	news, err := crudFromWire(req.GetNews(), "news")
+	if err != nil {
+		return nil, badInput("inputs of "+req.GetUrn(), err)
+	}
+	resp, err := s.p.update(ctx, UpdateRequest{
+		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ID:           req.GetId(), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
+		IgnoreChanges: req.GetIgnoreChanges(), Timeout: seconds(req.GetTimeout()),
+	}, req.GetPreview())
+	if err != nil {
+		return nil, crudError(err, news)
+	}
+	props, err := toWire(resp.Outputs, "outputs")
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.UpdateResponse{Properties: props}, nil
+}
+
+func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emptypb.Empty, error) {
+	state, err := crudFromWire(req.GetProperties(), "properties")
+	if err != nil {
+		return nil, badInput("state of "+req.GetUrn(), err)
+	}
+	inputs, err := crudFromWire(req.GetOldInputs(), "oldInputs")
+	if err != nil {
+		return nil, badInput("inputs of "+req.GetUrn(), err)
+	}
+	err = s.p.delete(ctx, DeleteRequest{
+		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ID:           req.GetId(), Inputs: inputs, Outputs: state, Timeout: seconds(req.GetTimeout()),
+	})
+	if err != nil {
+		return nil, crudError(err, inputs)
+	}
+	return &emptypb.Empty{}, nil
+}
+
+// crudError converts a backend error; a partial create or update carries
+// the resource's ID and state so the engine records it.
+func crudError(err error, inputs property.Map) error {
+	pe, ok := err.(*PartialError)
+	if !ok {
+		return errorToStatus(err)
+	}
+	props, merr := toWire(pe.Outputs, "outputs")
+	if merr != nil {
+		return errorToStatus(err)
+	}
+	ins, merr := toWire(inputs, "inputs")
+	if merr != nil {
+		return errorToStatus(err)
+	}
+	return rpcerror.WithDetails(rpcerror.New(codes.Unknown, pe.Error()),
+		&pulumirpc.ErrorResourceInitFailed{Id: pe.ID, Properties: props, Inputs: ins, Reasons: []string{pe.Err.Error()}})
+}

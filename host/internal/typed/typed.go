@@ -1,0 +1,443 @@
+package typed
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
+
+// FieldError is one property that cannot be decoded into its Go field.
+type FieldError struct {
+	Path   string
+	Reason string
+}
+
+// Errors lists every property that failed to decode.
+type Errors []FieldError
+
+func (e Errors) Error() string {
+	parts := make([]string, len(e))
+	for i, f := range e {
+		parts[i] = f.Path + ": " + f.Reason
+	}
+	return strings.Join(parts, "; ")
+}
+
+var (
+	valueType = reflect.TypeFor[property.Value]()
+	mapType   = reflect.TypeFor[property.Map]()
+	refType   = reflect.TypeFor[property.ResourceReference]()
+)
+
+type field struct {
+	name     string
+	index    int
+	optional bool
+}
+
+type layout struct {
+	fields []field
+}
+
+var layouts sync.Map // reflect.Type -> *layout
+
+// layoutOf returns the cached field layout of a struct type.
+func layoutOf(t reflect.Type) (*layout, error) {
+	if l, ok := layouts.Load(t); ok {
+		return l.(*layout), nil
+	}
+	l := &layout{}
+	seen := map[string]string{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, ok := f.Tag.Lookup("pulumi")
+		if !ok || tag == "-" {
+			continue
+		}
+		if !f.IsExported() {
+			return nil, fmt.Errorf("%s.%s: tagged field must be exported", t, f.Name)
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "" {
+			return nil, fmt.Errorf("%s.%s: empty property name in tag", t, f.Name)
+		}
+		if other, dup := seen[name]; dup {
+			return nil, fmt.Errorf("%s: fields %s and %s both use property %q", t, other, f.Name, name)
+		}
+		seen[name] = f.Name
+		l.fields = append(l.fields, field{name: name, index: i, optional: opts == "optional"})
+	}
+	actual, _ := layouts.LoadOrStore(t, l)
+	return actual.(*layout), nil
+}
+
+// Decode fills the struct pointed to by dst from m. Unknown values leave
+// their field at its zero value (the raw map still says they are unknown);
+// secrets are decoded by their plaintext. Every mismatch is reported.
+func Decode(m property.Map, dst any) error {
+	rv := reflect.ValueOf(dst)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("typed.Decode: want a non-nil pointer to a struct, got %T", dst)
+	}
+	d := decoder{}
+	if err := d.object("", m, rv.Elem()); err != nil {
+		return err
+	}
+	if len(d.errs) > 0 {
+		sort.Slice(d.errs, func(i, j int) bool { return d.errs[i].Path < d.errs[j].Path })
+		return d.errs
+	}
+	return nil
+}
+
+type decoder struct{ errs Errors }
+
+func (d *decoder) fail(path, format string, args ...any) {
+	d.errs = append(d.errs, FieldError{Path: path, Reason: fmt.Sprintf(format, args...)})
+}
+
+func join(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
+}
+
+// object decodes m into the struct value sv. Only programming errors (bad
+// struct tags) are returned; input problems are collected in d.errs.
+func (d *decoder) object(path string, m property.Map, sv reflect.Value) error {
+	l, err := layoutOf(sv.Type())
+	if err != nil {
+		return err
+	}
+	for _, f := range l.fields {
+		v, ok := m.GetOk(f.name)
+		p := join(path, f.name)
+		if !ok || v.IsNull() {
+			if !f.optional && sv.Field(f.index).Kind() != reflect.Pointer {
+				d.fail(p, "missing required property %q", f.name)
+			}
+			continue
+		}
+		if err := d.value(p, v, sv.Field(f.index)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *decoder) value(path string, v property.Value, dst reflect.Value) error {
+	t := dst.Type()
+	switch t {
+	case valueType:
+		dst.Set(reflect.ValueOf(v))
+		return nil
+	case mapType:
+		if v.IsMap() {
+			dst.Set(reflect.ValueOf(v.AsMap()))
+		} else if !v.IsComputed() {
+			d.fail(path, "expected an object, got %s", kind(v))
+		}
+		return nil
+	}
+	if v.IsComputed() {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		elem := reflect.New(t.Elem())
+		if err := d.value(path, v, elem.Elem()); err != nil {
+			return err
+		}
+		dst.Set(elem)
+	case reflect.String:
+		switch {
+		case v.IsString():
+			dst.SetString(v.AsString())
+		case v.IsResourceReference():
+			// Outside Construct and Call a reference stands for its ID, or its URN.
+			ref := v.AsResourceReference()
+			if id, ok := ref.IDString(); ok && id != "" {
+				dst.SetString(id)
+			} else {
+				dst.SetString(string(ref.URN))
+			}
+		default:
+			d.fail(path, "expected a string, got %s", kind(v))
+		}
+	case reflect.Bool:
+		if !v.IsBool() {
+			d.fail(path, "expected a boolean, got %s", kind(v))
+			return nil
+		}
+		dst.SetBool(v.AsBool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := d.number(path, v)
+		if !ok {
+			return nil
+		}
+		if n != math.Trunc(n) || dst.OverflowInt(int64(n)) || math.IsInf(n, 0) {
+			d.fail(path, "expected an integer that fits %s, got %v", t.Kind(), n)
+			return nil
+		}
+		dst.SetInt(int64(n))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := d.number(path, v)
+		if !ok {
+			return nil
+		}
+		if n != math.Trunc(n) || n < 0 || n > math.MaxUint64 || dst.OverflowUint(uint64(n)) {
+			d.fail(path, "expected a non-negative integer that fits %s, got %v", t.Kind(), n)
+			return nil
+		}
+		dst.SetUint(uint64(n))
+	case reflect.Float32, reflect.Float64:
+		n, ok := d.number(path, v)
+		if ok {
+			dst.SetFloat(n)
+		}
+	case reflect.Slice:
+		if !v.IsArray() {
+			d.fail(path, "expected an array, got %s", kind(v))
+			return nil
+		}
+		arr := v.AsArray()
+		out := reflect.MakeSlice(t, arr.Len(), arr.Len())
+		for i, e := range arr.All {
+			if e.IsNull() {
+				continue
+			}
+			if err := d.value(fmt.Sprintf("%s[%d]", path, i), e, out.Index(i)); err != nil {
+				return err
+			}
+		}
+		dst.Set(out)
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return fmt.Errorf("%s: map keys must be strings, field type is %s", path, t)
+		}
+		if !v.IsMap() {
+			d.fail(path, "expected an object, got %s", kind(v))
+			return nil
+		}
+		out := reflect.MakeMapWithSize(t, v.AsMap().Len())
+		for k, e := range v.AsMap().AllStable {
+			ev := reflect.New(t.Elem()).Elem()
+			if !e.IsNull() {
+				if err := d.value(path+"["+strconv.Quote(k)+"]", e, ev); err != nil {
+					return err
+				}
+			}
+			out.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), ev)
+		}
+		dst.Set(out)
+	case reflect.Struct:
+		if t == refType {
+			if !v.IsResourceReference() {
+				d.fail(path, "expected a resource reference, got %s", kind(v))
+				return nil
+			}
+			dst.Set(reflect.ValueOf(v.AsResourceReference()))
+			return nil
+		}
+		if !v.IsMap() {
+			d.fail(path, "expected an object, got %s", kind(v))
+			return nil
+		}
+		return d.object(path, v.AsMap(), dst)
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			return fmt.Errorf("%s: unsupported field type %s", path, t)
+		}
+		dst.Set(reflect.ValueOf(plain(v)))
+	default:
+		return fmt.Errorf("%s: unsupported field type %s", path, t)
+	}
+	return nil
+}
+
+func (d *decoder) number(path string, v property.Value) (float64, bool) {
+	if !v.IsNumber() {
+		d.fail(path, "expected a number, got %s", kind(v))
+		return 0, false
+	}
+	return v.AsNumber(), true
+}
+
+// plain turns a value into ordinary Go data for an `any` field.
+func plain(v property.Value) any {
+	switch {
+	case v.IsArray():
+		out := make([]any, 0, v.AsArray().Len())
+		for _, e := range v.AsArray().All {
+			out = append(out, plain(e))
+		}
+		return out
+	case v.IsMap():
+		out := make(map[string]any, v.AsMap().Len())
+		for k, e := range v.AsMap().All {
+			out[k] = plain(e)
+		}
+		return out
+	case v.IsString():
+		return v.AsString()
+	case v.IsNumber():
+		return v.AsNumber()
+	case v.IsBool():
+		return v.AsBool()
+	case v.IsResourceReference():
+		return v.AsResourceReference()
+	case v.IsAsset():
+		return v.AsAsset()
+	case v.IsArchive():
+		return v.AsArchive()
+	}
+	return nil
+}
+
+// kind names a value's kind for error messages, never its secret content.
+func kind(v property.Value) string {
+	switch {
+	case v.IsString():
+		if v.Secret() {
+			return "a string"
+		}
+		return strconv.Quote(v.AsString())
+	case v.IsNumber():
+		return "a number"
+	case v.IsBool():
+		return "a boolean"
+	case v.IsArray():
+		return "an array"
+	case v.IsMap():
+		return "an object"
+	case v.IsResourceReference():
+		return "a resource reference"
+	case v.IsAsset():
+		return "an asset"
+	case v.IsArchive():
+		return "an archive"
+	}
+	return "a value"
+}
+
+// Encode turns a struct (or pointer to one) into a property map. Fields of
+// type property.Value keep their markers; optional fields at their zero
+// value and nil pointers are left out.
+func Encode(src any) (property.Map, error) {
+	rv := reflect.ValueOf(src)
+	for rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return property.Map{}, nil
+		}
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct {
+		return property.Map{}, fmt.Errorf("typed.Encode: want a struct, got %T", src)
+	}
+	if rv.Type() == mapType {
+		return rv.Interface().(property.Map), nil
+	}
+	return encodeObject("", rv)
+}
+
+func encodeObject(path string, sv reflect.Value) (property.Map, error) {
+	l, err := layoutOf(sv.Type())
+	if err != nil {
+		return property.Map{}, err
+	}
+	out := make(map[string]property.Value, len(l.fields))
+	for _, f := range l.fields {
+		fv := sv.Field(f.index)
+		if f.optional && fv.IsZero() {
+			continue
+		}
+		v, err := encodeValue(join(path, f.name), fv)
+		if err != nil {
+			return property.Map{}, err
+		}
+		if v.IsNull() && f.optional {
+			continue
+		}
+		out[f.name] = v
+	}
+	return property.NewMap(out), nil
+}
+
+func encodeValue(path string, fv reflect.Value) (property.Value, error) {
+	switch fv.Type() {
+	case valueType:
+		return fv.Interface().(property.Value), nil
+	case mapType:
+		return property.New(fv.Interface().(property.Map)), nil
+	case refType:
+		return property.New(fv.Interface().(property.ResourceReference)), nil
+	}
+	switch fv.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if fv.IsNil() {
+			return property.Value{}, nil
+		}
+		if fv.Kind() == reflect.Interface {
+			v, err := property.Any(fv.Interface())
+			if err == nil {
+				return v, nil
+			}
+		}
+		return encodeValue(path, fv.Elem())
+	case reflect.String:
+		return property.New(fv.String()), nil
+	case reflect.Bool:
+		return property.New(fv.Bool()), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return property.New(float64(fv.Int())), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return property.New(float64(fv.Uint())), nil
+	case reflect.Float32, reflect.Float64:
+		return property.New(fv.Float()), nil
+	case reflect.Slice, reflect.Array:
+		if fv.Kind() == reflect.Slice && fv.IsNil() {
+			return property.Value{}, nil
+		}
+		arr := make([]property.Value, fv.Len())
+		for i := range fv.Len() {
+			v, err := encodeValue(fmt.Sprintf("%s[%d]", path, i), fv.Index(i))
+			if err != nil {
+				return property.Value{}, err
+			}
+			arr[i] = v
+		}
+		return property.New(arr), nil
+	case reflect.Map:
+		if fv.IsNil() {
+			return property.Value{}, nil
+		}
+		if fv.Type().Key().Kind() != reflect.String {
+			return property.Value{}, fmt.Errorf("%s: map keys must be strings", path)
+		}
+		m := make(map[string]property.Value, fv.Len())
+		iter := fv.MapRange()
+		for iter.Next() {
+			k := iter.Key().String()
+			v, err := encodeValue(path+"["+strconv.Quote(k)+"]", iter.Value())
+			if err != nil {
+				return property.Value{}, err
+			}
+			m[k] = v
+		}
+		return property.New(m), nil
+	case reflect.Struct:
+		m, err := encodeObject(path, fv)
+		if err != nil {
+			return property.Value{}, err
+		}
+		return property.New(m), nil
+	}
+	return property.Value{}, fmt.Errorf("%s: unsupported field type %s", path, fv.Type())
+}

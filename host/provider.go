@@ -1,0 +1,123 @@
+package host
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/polyhost/polyhost/host/schema"
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// Provider is a package's provider: its schema, components, methods and
+// custom resources. Build one with [New]; serve it with [Serve] or [Main].
+type Provider struct {
+	name    string
+	version string
+	schema  *schema.Package
+
+	components  map[string]constructor
+	resources   map[string]Resource
+	onConfigure ConfigureFunc
+
+	monitors *monitorclient.Pool
+
+	mu         sync.Mutex
+	config     configState
+	engineAddr string
+	engine     *monitorclient.EngineClient
+}
+
+// Option configures a [Provider].
+type Option func(*Provider) error
+
+// New builds a provider for package name.
+func New(name string, opts ...Option) (*Provider, error) {
+	p := &Provider{
+		name:       name,
+		version:    "0.0.0-dev",
+		components: map[string]constructor{},
+		resources:  map[string]Resource{},
+		monitors:   monitorclient.NewPool(),
+	}
+	for _, opt := range opts {
+		if err := opt(p); err != nil {
+			return nil, fmt.Errorf("provider %s: %w", name, err)
+		}
+	}
+	if p.schema != nil && p.schema.Name != name {
+		return nil, fmt.Errorf("provider %s: schema is for package %q", name, p.schema.Name)
+	}
+	for tok := range p.components {
+		if p.schema == nil {
+			break
+		}
+		if r, ok := p.schema.Resource(tok); !ok || !r.IsComponent {
+			return nil, fmt.Errorf("provider %s: component %s is not a component resource in the schema", name, tok)
+		}
+	}
+	for tok := range p.resources {
+		if p.schema == nil {
+			break
+		}
+		if r, ok := p.schema.Resource(tok); !ok || r.IsComponent {
+			return nil, fmt.Errorf("provider %s: resource %s is not a custom resource in the schema", name, tok)
+		}
+	}
+	return p, nil
+}
+
+// WithVersion sets the version GetPluginInfo reports. It must be semver;
+// set it at build time with -ldflags "-X main.version=...".
+func WithVersion(v string) Option {
+	return func(p *Provider) error {
+		if v != "" {
+			p.version = v
+		}
+		return nil
+	}
+}
+
+// WithSchema embeds the package schema (YAML or JSON). GetSchema serves it,
+// and inputs and configuration are checked against it.
+func WithSchema(src []byte) Option {
+	return func(p *Provider) error {
+		s, err := schema.Load(src)
+		if err != nil {
+			return err
+		}
+		p.schema = s
+		return nil
+	}
+}
+
+// Name returns the package name.
+func (p *Provider) Name() string { return p.name }
+
+// Version returns the version reported to the engine.
+func (p *Provider) Version() string { return p.version }
+
+// Schema returns the package schema, or nil if none was given.
+func (p *Provider) Schema() *schema.Package { return p.schema }
+
+// tokens lists the component types this provider serves, sorted.
+func (p *Provider) componentTokens() []string {
+	toks := make([]string, 0, len(p.components))
+	for t := range p.components {
+		toks = append(toks, t)
+	}
+	sort.Strings(toks)
+	return toks
+}
+
+// Close releases the monitor and engine connections.
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	engine := p.engine
+	p.engine = nil
+	p.mu.Unlock()
+	if engine != nil {
+		_ = engine.Close()
+	}
+	return p.monitors.Close()
+}

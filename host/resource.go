@@ -1,0 +1,167 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
+
+// Resource is the CRUD backend of one custom resource type. Create, Read,
+// Update and Delete are required; Check and Diff are optional
+// ([ResourceWithCheck], [ResourceWithDiff]) and default to schema-driven
+// behaviour.
+type Resource interface {
+	Create(ctx context.Context, req CreateRequest) (CreateResponse, error)
+	Read(ctx context.Context, req ReadRequest) (ReadResponse, error)
+	Update(ctx context.Context, req UpdateRequest) (UpdateResponse, error)
+	Delete(ctx context.Context, req DeleteRequest) (DeleteResponse, error)
+}
+
+// ResourceWithCheck validates and normalises inputs itself. Report bad
+// input as Failures, not as an error.
+type ResourceWithCheck interface {
+	Check(ctx context.Context, req CheckRequest) (CheckResponse, error)
+}
+
+// ResourceWithDiff computes its own diff.
+type ResourceWithDiff interface {
+	Diff(ctx context.Context, req DiffRequest) (DiffResponse, error)
+}
+
+// ResourceInfo identifies the resource a request is about.
+type ResourceInfo struct {
+	URN  string
+	Name string
+	Type string
+}
+
+// CheckRequest asks whether inputs are valid.
+type CheckRequest struct {
+	ResourceInfo
+	OldInputs  property.Map // empty on create
+	Inputs     property.Map
+	RandomSeed []byte
+}
+
+// CheckResponse returns the checked inputs, or the failures.
+type CheckResponse struct {
+	Inputs   property.Map
+	Failures []PropertyError
+}
+
+// DiffRequest compares the recorded state with new inputs.
+type DiffRequest struct {
+	ResourceInfo
+	ID            string
+	OldInputs     property.Map
+	OldOutputs    property.Map
+	Inputs        property.Map
+	IgnoreChanges []string
+}
+
+// DiffKind is how one property changes.
+type DiffKind int
+
+// The kinds of property change.
+const (
+	DiffAdd DiffKind = iota
+	DiffAddReplace
+	DiffDelete
+	DiffDeleteReplace
+	DiffUpdate
+	DiffUpdateReplace
+)
+
+// DiffResponse says what changes. Replaces non-empty means the resource
+// must be replaced.
+type DiffResponse struct {
+	HasChanges          bool
+	Changes             map[string]DiffKind // property path -> change
+	Replaces            []string
+	DeleteBeforeReplace bool
+}
+
+// CreateRequest creates a resource. During a preview (Preview true) the
+// host answers without calling the backend.
+type CreateRequest struct {
+	ResourceInfo
+	Inputs  property.Map
+	Timeout time.Duration
+}
+
+// CreateResponse is the new resource's ID and outputs.
+type CreateResponse struct {
+	ID      string
+	Outputs property.Map
+}
+
+// ReadRequest reads a resource's live state. For an import only ID is set.
+type ReadRequest struct {
+	ResourceInfo
+	ID      string
+	Inputs  property.Map
+	Outputs property.Map
+}
+
+// ReadResponse is the live state. An empty ID means the resource is gone.
+type ReadResponse struct {
+	ID      string
+	Inputs  property.Map
+	Outputs property.Map
+}
+
+// UpdateRequest updates a resource in place.
+type UpdateRequest struct {
+	ResourceInfo
+	ID            string
+	OldInputs     property.Map
+	OldOutputs    property.Map
+	Inputs        property.Map
+	IgnoreChanges []string
+	Timeout       time.Duration
+}
+
+// UpdateResponse is the updated outputs.
+type UpdateResponse struct {
+	Outputs property.Map
+}
+
+// DeleteRequest deletes a resource.
+type DeleteRequest struct {
+	ResourceInfo
+	ID      string
+	Inputs  property.Map
+	Outputs property.Map
+	Timeout time.Duration
+}
+
+// DeleteResponse is empty; it exists so the method can grow.
+type DeleteResponse struct{}
+
+// PartialError reports a create or update that failed after the resource
+// came to exist: the engine records ID and Outputs, so nothing is orphaned,
+// and the next update retries.
+type PartialError struct {
+	ID      string
+	Outputs property.Map
+	Err     error
+}
+
+func (e *PartialError) Error() string {
+	return fmt.Sprintf("resource %s was created but is not fully initialised: %v", e.ID, e.Err)
+}
+
+func (e *PartialError) Unwrap() error { return e.Err }
+
+// WithResource serves the custom resource type token with r.
+func WithResource(token string, r Resource) Option {
+	return func(p *Provider) error {
+		if _, dup := p.resources[token]; dup {
+			return fmt.Errorf("resource %s registered twice", token)
+		}
+		p.resources[token] = r
+		return nil
+	}
+}

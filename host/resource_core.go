@@ -1,0 +1,242 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/schema"
+)
+
+// resource finds the backend for a type token.
+func (p *Provider) resource(token string) (Resource, error) {
+	r, ok := p.resources[token]
+	if !ok {
+		served := make([]string, 0, len(p.resources))
+		for t := range p.resources {
+			served = append(served, t)
+		}
+		sort.Strings(served)
+		return nil, fmt.Errorf("unknown resource type %q: provider %s manages %s", token, p.name, strings.Join(served, ", "))
+	}
+	return r, nil
+}
+
+// resourceSchema is the schema of a custom resource, if the package has one.
+func (p *Provider) resourceSchema(token string) (schema.Resource, bool) {
+	if p.schema == nil {
+		return schema.Resource{}, false
+	}
+	return p.schema.Resource(token)
+}
+
+func (p *Provider) check(ctx context.Context, req CheckRequest) (CheckResponse, error) {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return CheckResponse{}, err
+	}
+	if rc, ok := r.(ResourceWithCheck); ok {
+		return rc.Check(ctx, req)
+	}
+	spec, ok := p.resourceSchema(req.Type)
+	if !ok {
+		return CheckResponse{Inputs: req.Inputs}, nil
+	}
+	inputs := applyDefaults(spec.InputProperties, req.Inputs)
+	var failures []PropertyError
+	for _, f := range p.schema.Check(spec.Inputs(), inputs) {
+		failures = append(failures, PropertyError{Path: f.Path, Reason: f.Reason})
+	}
+	return CheckResponse{Inputs: inputs, Failures: failures}, nil
+}
+
+// applyDefaults fills schema defaults for absent inputs and marks inputs
+// the schema declares secret.
+func applyDefaults(props map[string]schema.Property, inputs property.Map) property.Map {
+	for name, prop := range props {
+		v, has := inputs.GetOk(name)
+		if (!has || v.IsNull()) && prop.Default != nil {
+			if dv, err := property.Any(prop.Default); err == nil {
+				inputs = inputs.Set(name, dv)
+			}
+		}
+		if v, has := inputs.GetOk(name); has && prop.Secret {
+			inputs = inputs.Set(name, v.WithSecret(true))
+		}
+	}
+	return inputs
+}
+
+func (p *Provider) diff(ctx context.Context, req DiffRequest) (DiffResponse, error) {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return DiffResponse{}, err
+	}
+	if rd, ok := r.(ResourceWithDiff); ok {
+		return rd.Diff(ctx, req)
+	}
+	spec, _ := p.resourceSchema(req.Type)
+	return defaultDiff(spec, req), nil
+}
+
+// defaultDiff compares old and new inputs key by key. A change to a
+// property marked replaceOnChanges in the schema replaces the resource;
+// keys in IgnoreChanges are skipped.
+func defaultDiff(spec schema.Resource, req DiffRequest) DiffResponse {
+	olds := req.OldInputs
+	resp := DiffResponse{Changes: map[string]DiffKind{}}
+	keys := map[string]bool{}
+	for k := range olds.All {
+		keys[k] = true
+	}
+	for k := range req.Inputs.All {
+		keys[k] = true
+	}
+	for k := range keys {
+		if slices.Contains(req.IgnoreChanges, k) {
+			continue
+		}
+		o, hasOld := olds.GetOk(k)
+		n, hasNew := req.Inputs.GetOk(k)
+		if hasOld && hasNew && o.Equals(n) {
+			continue
+		}
+		replace := spec.InputProperties[k].ReplaceOnChanges || spec.InputProperties[k].WillReplaceOnChanges
+		var kind DiffKind
+		switch {
+		case !hasOld:
+			kind = pick(replace, DiffAddReplace, DiffAdd)
+		case !hasNew:
+			kind = pick(replace, DiffDeleteReplace, DiffDelete)
+		default:
+			kind = pick(replace, DiffUpdateReplace, DiffUpdate)
+		}
+		resp.Changes[k] = kind
+		if replace {
+			resp.Replaces = append(resp.Replaces, k)
+		}
+	}
+	sort.Strings(resp.Replaces)
+	resp.HasChanges = len(resp.Changes) > 0
+	return resp
+}
+
+func pick[T any](cond bool, a, b T) T {
+	if cond {
+		return a
+	}
+	return b
+}
+
+// withTimeout bounds a backend call by the request's timeout, if any.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+func (p *Provider) create(ctx context.Context, req CreateRequest, preview bool) (CreateResponse, error) {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return CreateResponse{}, err
+	}
+	if preview {
+		return CreateResponse{Outputs: p.previewOutputs(req.Type, req.Inputs)}, nil
+	}
+	ctx, cancel := withTimeout(ctx, req.Timeout)
+	defer cancel()
+	resp, err := r.Create(ctx, req)
+	if err != nil {
+		return resp, p.partial(req.Type, req.Inputs, err)
+	}
+	if resp.ID == "" {
+		return resp, fmt.Errorf("%s %q: backend created a resource without an ID", req.Type, req.Name)
+	}
+	resp.Outputs = p.secretOutputs(req.Type, req.Inputs, resp.Outputs)
+	return resp, nil
+}
+
+func (p *Provider) update(ctx context.Context, req UpdateRequest, preview bool) (UpdateResponse, error) {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return UpdateResponse{}, err
+	}
+	if preview {
+		return UpdateResponse{Outputs: p.previewOutputs(req.Type, req.Inputs)}, nil
+	}
+	ctx, cancel := withTimeout(ctx, req.Timeout)
+	defer cancel()
+	resp, err := r.Update(ctx, req)
+	if err != nil {
+		return resp, p.partial(req.Type, req.Inputs, err)
+	}
+	resp.Outputs = p.secretOutputs(req.Type, req.Inputs, resp.Outputs)
+	return resp, nil
+}
+
+func (p *Provider) read(ctx context.Context, req ReadRequest) (ReadResponse, error) {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return ReadResponse{}, err
+	}
+	resp, err := r.Read(ctx, req)
+	if err != nil || resp.ID == "" {
+		return resp, err
+	}
+	resp.Outputs = p.secretOutputs(req.Type, resp.Inputs, resp.Outputs)
+	return resp, nil
+}
+
+func (p *Provider) delete(ctx context.Context, req DeleteRequest) error {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := withTimeout(ctx, req.Timeout)
+	defer cancel()
+	_, err = r.Delete(ctx, req)
+	return err
+}
+
+// partial keeps the secretness rules on the state of a partial failure.
+func (p *Provider) partial(token string, inputs property.Map, err error) error {
+	if pe, ok := err.(*PartialError); ok {
+		pe.Outputs = p.secretOutputs(token, inputs, pe.Outputs)
+	}
+	return err
+}
+
+// previewOutputs is what a preview shows: the new inputs, and unknown for
+// every output only known after apply.
+func (p *Provider) previewOutputs(token string, inputs property.Map) property.Map {
+	spec, _ := p.resourceSchema(token)
+	out := map[string]property.Value{}
+	for k, v := range inputs.All {
+		out[k] = v
+	}
+	for k := range spec.Properties {
+		if _, isInput := spec.InputProperties[k]; isInput {
+			continue
+		}
+		out[k] = property.New(property.Computed)
+	}
+	return p.secretOutputs(token, inputs, property.NewMap(out))
+}
+
+// secretOutputs marks outputs secret that the schema declares secret or
+// whose same-named input was secret.
+func (p *Provider) secretOutputs(token string, inputs, outputs property.Map) property.Map {
+	spec, _ := p.resourceSchema(token)
+	for k, v := range outputs.All {
+		if spec.Properties[k].Secret || inputs.Get(k).Secret() {
+			outputs = outputs.Set(k, v.WithSecret(true))
+		}
+	}
+	return outputs
+}

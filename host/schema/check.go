@@ -1,0 +1,223 @@
+package schema
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
+
+// Failure is one property that does not match the schema. Path uses the
+// engine's property path syntax: a.b[0]["key"].
+type Failure struct {
+	Path   string
+	Reason string
+}
+
+func (f Failure) String() string { return f.Path + ": " + f.Reason }
+
+// Check validates props against obj: required properties, types, enums and
+// ranges. Unknown values are not checked (they are only known at apply time),
+// secrets are checked by their plaintext value, and properties the schema
+// does not declare are reported. The result is sorted by path.
+func (p *Package) Check(obj Object, props property.Map) []Failure {
+	c := checker{pkg: p}
+	c.object("", obj, props)
+	sort.Slice(c.failures, func(i, j int) bool { return c.failures[i].Path < c.failures[j].Path })
+	return c.failures
+}
+
+type checker struct {
+	pkg      *Package
+	failures []Failure
+}
+
+func (c *checker) fail(path, format string, args ...any) {
+	c.failures = append(c.failures, Failure{Path: path, Reason: fmt.Sprintf(format, args...)})
+}
+
+func join(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
+}
+
+func (c *checker) object(path string, obj Object, props property.Map) {
+	for _, name := range obj.Required {
+		if v, ok := props.GetOk(name); !ok || v.IsNull() {
+			c.fail(join(path, name), "missing required property %q", name)
+		}
+	}
+	for key, v := range props.AllStable {
+		spec, ok := obj.Properties[key]
+		if !ok && v.IsNull() {
+			continue // SDKs send declared outputs as null inputs
+		}
+		if !ok {
+			c.fail(join(path, key), "unknown property %q", key)
+			continue
+		}
+		c.value(join(path, key), spec, v)
+	}
+}
+
+func (c *checker) value(path string, spec Property, v property.Value) {
+	if v.IsComputed() || v.IsNull() {
+		return
+	}
+	if spec.Ref != "" {
+		c.ref(path, spec, v)
+		return
+	}
+	switch spec.Type {
+	case "string":
+		if !v.IsString() {
+			c.fail(path, "expected a string, got %s", describe(v))
+		}
+	case "boolean":
+		if !v.IsBool() {
+			c.fail(path, "expected a boolean, got %s", describe(v))
+		}
+	case "integer", "number":
+		if !v.IsNumber() {
+			c.fail(path, "expected %s %s, got %s", article(spec.Type), spec.Type, describe(v))
+			return
+		}
+		n := v.AsNumber()
+		if spec.Type == "integer" && n != math.Trunc(n) {
+			c.fail(path, "expected an integer, got %v", n)
+		}
+		if spec.Minimum != nil && n < *spec.Minimum {
+			c.fail(path, "%v is below the minimum %v", n, *spec.Minimum)
+		}
+		if spec.Maximum != nil && n > *spec.Maximum {
+			c.fail(path, "%v is above the maximum %v", n, *spec.Maximum)
+		}
+	case "array":
+		if !v.IsArray() {
+			c.fail(path, "expected an array, got %s", describe(v))
+			return
+		}
+		if spec.Items == nil {
+			return
+		}
+		for i, e := range v.AsArray().All {
+			c.value(fmt.Sprintf("%s[%d]", path, i), *spec.Items, e)
+		}
+	case "object":
+		if !v.IsMap() {
+			c.fail(path, "expected an object, got %s", describe(v))
+			return
+		}
+		if spec.AdditionalProperties == nil {
+			return
+		}
+		for k, e := range v.AsMap().AllStable {
+			c.value(fmt.Sprintf("%s[%s]", path, strconv.Quote(k)), *spec.AdditionalProperties, e)
+		}
+	}
+}
+
+func (c *checker) ref(path string, spec Property, v property.Value) {
+	kind, tok, err := c.pkg.resolve(spec.Ref)
+	if err != nil {
+		c.fail(path, "%v", err)
+		return
+	}
+	switch kind {
+	case refAny:
+	case refAsset:
+		if !v.IsAsset() {
+			c.fail(path, "expected an asset, got %s", describe(v))
+		}
+	case refArchive:
+		if !v.IsArchive() {
+			c.fail(path, "expected an archive, got %s", describe(v))
+		}
+	case refResource:
+		// Where references are not negotiated the engine sends the ID or URN.
+		if !v.IsResourceReference() && !v.IsString() {
+			c.fail(path, "expected a reference to a %s resource, got %s", tok, describe(v))
+			return
+		}
+		if v.IsResourceReference() && tok != "/provider" && v.AsResourceReference().URN.Type().String() != tok {
+			c.fail(path, "expected a reference to a %s resource, got a %s", tok, v.AsResourceReference().URN.Type())
+		}
+	case refType:
+		t, ok := c.pkg.Types[tok]
+		if !ok {
+			return // a type of another package
+		}
+		if len(t.Enum) > 0 {
+			c.enum(path, tok, t, v)
+			return
+		}
+		if !v.IsMap() {
+			c.fail(path, "expected an object of type %s, got %s", tok, describe(v))
+			return
+		}
+		c.object(path, t.Object, v.AsMap())
+	}
+}
+
+func (c *checker) enum(path, tok string, t Type, v property.Value) {
+	var allowed []string
+	for _, e := range t.Enum {
+		switch ev := e.Value.(type) {
+		case string:
+			if v.IsString() && v.AsString() == ev {
+				return
+			}
+			allowed = append(allowed, strconv.Quote(ev))
+		case float64:
+			if v.IsNumber() && v.AsNumber() == ev {
+				return
+			}
+			allowed = append(allowed, strconv.FormatFloat(ev, 'g', -1, 64))
+		case bool:
+			if v.IsBool() && v.AsBool() == ev {
+				return
+			}
+			allowed = append(allowed, strconv.FormatBool(ev))
+		}
+	}
+	slices.Sort(allowed)
+	c.fail(path, "%s is not a valid %s; allowed: %v", describe(v), tok, allowed)
+}
+
+func article(s string) string {
+	if s == "integer" {
+		return "an"
+	}
+	return "a"
+}
+
+// describe names a value's kind for an error message. It never prints a
+// secret's plaintext.
+func describe(v property.Value) string {
+	switch {
+	case v.Secret():
+		return "a secret value"
+	case v.IsString():
+		return strconv.Quote(v.AsString())
+	case v.IsNumber():
+		return "the number " + strconv.FormatFloat(v.AsNumber(), 'g', -1, 64)
+	case v.IsBool():
+		return "the boolean " + strconv.FormatBool(v.AsBool())
+	case v.IsArray():
+		return "an array"
+	case v.IsMap():
+		return "an object"
+	case v.IsResourceReference():
+		return "a resource reference"
+	case v.IsAsset():
+		return "an asset"
+	case v.IsArchive():
+		return "an archive"
+	}
+	return "a value"
+}

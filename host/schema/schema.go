@@ -1,0 +1,225 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Package is the part of a Pulumi package schema the host acts on. The whole
+// document is kept as JSON for GetSchema.
+type Package struct {
+	Name      string              `json:"name"`
+	Version   string              `json:"version,omitempty"`
+	Config    Config              `json:"config"`
+	Provider  Resource            `json:"provider"`
+	Resources map[string]Resource `json:"resources"`
+	Types     map[string]Type     `json:"types"`
+	Functions map[string]Function `json:"functions"`
+
+	json []byte
+}
+
+// Config is the package's provider configuration section.
+type Config struct {
+	Variables map[string]Property `json:"variables"`
+	Required  []string            `json:"required"`
+}
+
+// Property describes one property: a primitive type, an array, a map, or a
+// reference to a named type or resource.
+type Property struct {
+	Type                 string    `json:"type,omitempty"`
+	Ref                  string    `json:"$ref,omitempty"`
+	Items                *Property `json:"items,omitempty"`
+	AdditionalProperties *Property `json:"additionalProperties,omitempty"`
+	Description          string    `json:"description,omitempty"`
+	Secret               bool      `json:"secret,omitempty"`
+	Default              any       `json:"default,omitempty"`
+	ReplaceOnChanges     bool      `json:"replaceOnChanges,omitempty"`
+	WillReplaceOnChanges bool      `json:"willReplaceOnChanges,omitempty"`
+	Minimum              *float64  `json:"minimum,omitempty"`
+	Maximum              *float64  `json:"maximum,omitempty"`
+}
+
+// Object is a set of properties, some of them required.
+type Object struct {
+	Properties map[string]Property `json:"properties"`
+	Required   []string            `json:"required"`
+}
+
+// Resource is a custom or component resource (or the provider itself).
+type Resource struct {
+	Object
+	InputProperties map[string]Property `json:"inputProperties"`
+	RequiredInputs  []string            `json:"requiredInputs"`
+	IsComponent     bool                `json:"isComponent"`
+	Methods         map[string]string   `json:"methods"`
+}
+
+// Inputs returns the resource's input properties as an Object.
+func (r Resource) Inputs() Object {
+	return Object{Properties: r.InputProperties, Required: r.RequiredInputs}
+}
+
+// Type is a named object or enum type under #/types.
+type Type struct {
+	Object
+	Type string      `json:"type"`
+	Enum []EnumValue `json:"enum"`
+}
+
+// EnumValue is one allowed value of an enum type.
+type EnumValue struct {
+	Name  string `json:"name"`
+	Value any    `json:"value"`
+}
+
+// Function is a provider function (Invoke) or a component method.
+type Function struct {
+	Inputs  *Object `json:"inputs"`
+	Outputs *Object `json:"outputs"`
+}
+
+// Load parses a schema written in YAML (or JSON, which is YAML).
+func Load(src []byte) (*Package, error) {
+	var doc any
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	js, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	var p Package
+	if err := json.Unmarshal(js, &p); err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	if p.Name == "" {
+		return nil, fmt.Errorf("schema: missing package name")
+	}
+	p.json = js
+	if err := p.checkRefs(); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// JSON returns the whole schema as JSON, as GetSchema serves it.
+func (p *Package) JSON() []byte { return p.json }
+
+// Resource returns the schema of a resource or component by type token.
+func (p *Package) Resource(token string) (Resource, bool) {
+	r, ok := p.Resources[token]
+	return r, ok
+}
+
+// Function returns the schema of a function or method by token.
+func (p *Package) Function(token string) (Function, bool) {
+	f, ok := p.Functions[token]
+	return f, ok
+}
+
+// checkRefs makes sure every local $ref names a type or resource that exists,
+// so a typo in schema.yaml fails at start-up rather than on first use.
+func (p *Package) checkRefs() error {
+	var errs []string
+	check := func(where string, prop Property) {
+		walk(prop, func(q Property) {
+			if q.Ref == "" {
+				return
+			}
+			if _, _, err := p.resolve(q.Ref); err != nil {
+				errs = append(errs, fmt.Sprintf("%s: %v", where, err))
+			}
+		})
+	}
+	checkObj := func(where string, props map[string]Property) {
+		for k, v := range props {
+			check(where+"."+k, v)
+		}
+	}
+	checkObj("config", p.Config.Variables)
+	checkObj("provider", p.Provider.InputProperties)
+	for tok, r := range p.Resources {
+		checkObj(tok, r.InputProperties)
+		checkObj(tok, r.Properties)
+		for name, fn := range r.Methods {
+			if _, ok := p.Functions[fn]; !ok {
+				errs = append(errs, fmt.Sprintf("%s: method %q names unknown function %q", tok, name, fn))
+			}
+		}
+	}
+	for tok, t := range p.Types {
+		checkObj(tok, t.Properties)
+	}
+	for tok, f := range p.Functions {
+		if f.Inputs != nil {
+			checkObj(tok, f.Inputs.Properties)
+		}
+		if f.Outputs != nil {
+			checkObj(tok, f.Outputs.Properties)
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("schema: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func walk(p Property, f func(Property)) {
+	f(p)
+	if p.Items != nil {
+		walk(*p.Items, f)
+	}
+	if p.AdditionalProperties != nil {
+		walk(*p.AdditionalProperties, f)
+	}
+}
+
+// refKind says what a $ref points at.
+type refKind int
+
+const (
+	refType refKind = iota
+	refResource
+	refAny
+	refAsset
+	refArchive
+)
+
+// resolve interprets a $ref: a local type or resource, or a pulumi.json builtin.
+func (p *Package) resolve(ref string) (refKind, string, error) {
+	switch ref {
+	case "pulumi.json#/Any", "pulumi.json#/Json":
+		return refAny, "", nil
+	case "pulumi.json#/Asset":
+		return refAsset, "", nil
+	case "pulumi.json#/Archive":
+		return refArchive, "", nil
+	}
+	// Cross-package refs look like "/pkg/v1.0.0/schema.json#/resources/tok"; we
+	// accept them without resolving.
+	_, frag, ok := strings.Cut(ref, "#")
+	if !ok {
+		return 0, "", fmt.Errorf("malformed $ref %q", ref)
+	}
+	local := strings.HasPrefix(ref, "#")
+	switch {
+	case strings.HasPrefix(frag, "/types/"):
+		tok := strings.TrimPrefix(frag, "/types/")
+		if _, ok := p.Types[tok]; !ok && local {
+			return 0, "", fmt.Errorf("$ref %q: no such type", ref)
+		}
+		return refType, tok, nil
+	case strings.HasPrefix(frag, "/resources/"), strings.HasPrefix(frag, "/provider"):
+		tok := strings.TrimPrefix(frag, "/resources/")
+		if _, ok := p.Resources[tok]; !ok && local && tok != "/provider" {
+			return 0, "", fmt.Errorf("$ref %q: no such resource", ref)
+		}
+		return refResource, tok, nil
+	}
+	return 0, "", fmt.Errorf("unsupported $ref %q", ref)
+}

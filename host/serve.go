@@ -1,0 +1,151 @@
+package host
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// engineHealthInterval is how often a served provider checks that the
+// engine that launched it is still there.
+const engineHealthInterval = 5 * time.Second
+
+// Main builds the provider and serves it with the process's arguments,
+// exiting non-zero if that fails. Call it from the plugin's main function.
+func Main(name string, opts ...Option) {
+	p, err := New(name, opts...)
+	if err == nil {
+		err = Serve(context.Background(), p, os.Args[1:], os.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-resource-%s: %v\n", name, err)
+		os.Exit(1)
+	}
+}
+
+// Serve serves p on 127.0.0.1 and writes the chosen port as the first line
+// of stdout, as the engine expects. args is the plugin command line: the
+// engine's address as the one positional argument, or none to wait for the
+// engine to Attach (PULUMI_DEBUG_PROVIDERS). Serve returns after SIGINT or
+// SIGTERM, when ctx ends, or when the engine goes away.
+func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("pulumi-resource-"+p.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Bool("logtostderr", false, "")
+	fs.Int("v", 0, "")
+	fs.String("tracing", "", "")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("bad arguments %q: %w", args, err)
+	}
+	if fs.NArg() > 1 {
+		return fmt.Errorf("want at most one argument, the engine address; got %q", fs.Args())
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	if fs.NArg() == 1 {
+		addr := fs.Arg(0)
+		p.setEngine(addr)
+		// The engine never tells a plugin it is leaving; notice it.
+		if err := rpcutil.Healthcheck(ctx, addr, engineHealthInterval, cancel); err != nil {
+			return fmt.Errorf("engine %s: %w", addr, err)
+		}
+	}
+
+	srv := newServer(p)
+	stopServing := make(chan bool, 1)
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Cancel: stopServing,
+		Init: func(g *grpc.Server) error {
+			pulumirpc.RegisterResourceProviderServer(g, srv)
+			return nil
+		},
+		Options: []grpc.ServerOption{grpc.ChainUnaryInterceptor(srv.intercept)},
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(stdout, "%d\n", handle.Port); err != nil {
+		return fmt.Errorf("writing the port: %w", err)
+	}
+
+	select {
+	case <-ctx.Done():
+		// Abort work in flight so the graceful stop does not wait on it.
+		srv.inflight.cancelAll()
+		stopServing <- true
+		err = <-handle.Done
+	case err = <-handle.Done:
+	}
+	_ = p.Close()
+	return err
+}
+
+// intercept runs around every RPC: it makes the request cancellable by
+// Cancel and turns a panic into an error for that call alone.
+func (s *server) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+	if info.FullMethod != pulumirpc.ResourceProvider_Cancel_FullMethodName {
+		var done func()
+		ctx, done = s.inflight.track(ctx)
+		defer done()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprintf("%s: internal error: panic: %v", info.FullMethod, r)
+			s.p.log(context.Background(), monitorclient.SeverityDebug, "", msg+"\n"+string(debug.Stack()))
+			resp, err = nil, status.Error(codes.Internal, msg)
+		}
+	}()
+	return handler(ctx, req)
+}
+
+// setEngine records the engine's address, from argv, Handshake or Attach.
+func (p *Provider) setEngine(addr string) {
+	if addr == "" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.engineAddr = addr
+}
+
+// log sends a message to the engine's log, attached to urn if set. Logging
+// is best effort: a provider without an engine connection drops it.
+func (p *Provider) log(ctx context.Context, sev monitorclient.Severity, urn, msg string) {
+	e, err := p.engineClient(ctx)
+	if err != nil || e == nil {
+		return
+	}
+	_, _ = e.Log(ctx, monitorclient.LogRequest{Severity: sev, Message: msg, URN: urn})
+}
+
+func (p *Provider) engineClient(ctx context.Context) (*monitorclient.EngineClient, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.engine != nil || p.engineAddr == "" {
+		return p.engine, nil
+	}
+	e, err := monitorclient.DialEngine(ctx, p.engineAddr)
+	if err != nil {
+		return nil, err
+	}
+	p.engine = e
+	return e, nil
+}

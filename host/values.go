@@ -1,0 +1,96 @@
+package host
+
+import (
+	"slices"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
+
+// collectDeps returns every dependency recorded on v or inside it.
+func collectDeps(v property.Value) []urn.URN {
+	var deps []urn.URN
+	var walk func(property.Value)
+	walk = func(v property.Value) {
+		for _, d := range v.Dependencies() {
+			deps = appendUnique(deps, d)
+		}
+		switch {
+		case v.IsArray():
+			for _, e := range v.AsArray().All {
+				walk(e)
+			}
+		case v.IsMap():
+			for _, e := range v.AsMap().All {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return deps
+}
+
+// stripMarkers removes secret and dependency markers from v and inside it.
+func stripMarkers(v property.Value) property.Value {
+	switch {
+	case v.IsArray():
+		arr := make([]property.Value, 0, v.AsArray().Len())
+		for _, e := range v.AsArray().All {
+			arr = append(arr, stripMarkers(e))
+		}
+		return property.New(arr)
+	case v.IsMap():
+		m := make(map[string]property.Value, v.AsMap().Len())
+		for k, e := range v.AsMap().All {
+			m[k] = stripMarkers(e)
+		}
+		return property.New(m)
+	}
+	return v.WithSecret(false).WithDependencies(nil)
+}
+
+// dependencyMap lists, per top-level key, the URNs its value depends on
+// (sorted), the shape of stateDependencies and returnDependencies.
+func dependencyMap(m property.Map) map[string][]string {
+	out := map[string][]string{}
+	for k, v := range m.All {
+		deps := collectDeps(v)
+		if len(deps) == 0 {
+			continue
+		}
+		s := make([]string, len(deps))
+		for i, d := range deps {
+			s[i] = string(d)
+		}
+		slices.Sort(s)
+		out[k] = s
+	}
+	return out
+}
+
+// markSecret marks the named top-level keys of m secret.
+func markSecret(m property.Map, keys []string) property.Map {
+	for _, k := range keys {
+		if v, ok := m.GetOk(k); ok {
+			m = m.Set(k, v.WithSecret(true))
+		}
+	}
+	return m
+}
+
+// withInputDependencies marks each top-level input with the URNs the engine
+// says it depends on.
+func withInputDependencies(m property.Map, deps map[string][]string) property.Map {
+	for k, urns := range deps {
+		v, ok := m.GetOk(k)
+		if !ok {
+			continue
+		}
+		all := v.Dependencies()
+		for _, u := range urns {
+			all = appendUnique(all, urn.URN(u))
+		}
+		m = m.Set(k, v.WithDependencies(all))
+	}
+	return m
+}

@@ -1,0 +1,29 @@
+package provider
+
+import (
+	"github.com/polyhost/polyhost"
+	"github.com/polyhost/polyhost/components"
+	"github.com/polyhost/polyhost/host"
+)
+
+// Name is the package name.
+const Name = "sitekit"
+
+// Options describe the sitekit package to the host.
+func Options(version string) []host.Option {
+	b := &backend{}
+	return []host.Option{
+		host.WithVersion(version),
+		host.WithSchema(polyhost.Schema),
+		host.WithConfigure(b.configure),
+		host.WithResource(components.BucketType, Bucket{b}),
+		host.WithResource(components.ObjectType, Object{b}),
+		host.WithComponent(components.SiteType, components.BuildSite),
+		host.WithComponent(components.PageSetType, components.BuildPageSet),
+	}
+}
+
+// New builds the sitekit provider.
+func New(version string) (*host.Provider, error) {
+	return host.New(Name, Options(version)...)
+}

@@ -1,0 +1,252 @@
+package provider
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/provider/storage"
+)
+
+// backend is the storage the provider instance was configured with.
+type backend struct {
+	mu    sync.Mutex
+	store *storage.Store
+}
+
+// configure opens the storage named by the storageUrl configuration. During
+// a preview the URL may be unknown; the store then stays closed, which is
+// fine because previews do not reach the backend.
+func (b *backend) configure(ctx context.Context, config property.Map) error {
+	u := config.Get("storageUrl")
+	if !u.IsString() {
+		return nil
+	}
+	st, err := storage.Open(ctx, u.AsString())
+	if err != nil {
+		return host.Errorf("storageUrl", "%v", err)
+	}
+	b.mu.Lock()
+	old := b.store
+	b.store = st
+	b.mu.Unlock()
+	if old != nil {
+		_ = old.Close()
+	}
+	return nil
+}
+
+func (b *backend) get() (*storage.Store, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.store == nil {
+		return nil, errors.New("the provider has no storage configured (storageUrl)")
+	}
+	return b.store, nil
+}
+
+// Bucket manages sitekit:index:Bucket. The bucket's name gets a random
+// suffix at create time, so it is only known after create.
+type Bucket struct{ b *backend }
+
+var _ host.Resource = Bucket{}
+
+// BucketArgs are a Bucket's inputs.
+type BucketArgs struct {
+	Labels map[string]string `pulumi:"labels,optional"`
+}
+
+// BucketState is a Bucket's outputs.
+type BucketState struct {
+	BucketName string            `pulumi:"bucketName"`
+	Endpoint   string            `pulumi:"endpoint"`
+	Labels     map[string]string `pulumi:"labels,optional"`
+}
+
+func (r Bucket) state(st *storage.Store, info storage.BucketInfo) (property.Map, error) {
+	return host.Encode(BucketState{BucketName: info.Name, Endpoint: st.Endpoint(info.Name), Labels: info.Labels})
+}
+
+// Create makes a new bucket named after the resource.
+func (r Bucket) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+	st, err := r.b.get()
+	if err != nil {
+		return host.CreateResponse{}, err
+	}
+	var args BucketArgs
+	if err := host.Decode(req.Inputs, &args); err != nil {
+		return host.CreateResponse{}, err
+	}
+	suffix := make([]byte, 4)
+	_, _ = rand.Read(suffix)
+	info := storage.BucketInfo{Name: bucketName(req.Name) + "-" + hex.EncodeToString(suffix), Labels: args.Labels}
+	if err := st.PutBucket(ctx, info); err != nil {
+		return host.CreateResponse{}, fmt.Errorf("create bucket %s: %w", info.Name, err)
+	}
+	out, err := r.state(st, info)
+	return host.CreateResponse{ID: info.Name, Outputs: out}, err
+}
+
+// Read returns the bucket's live state; it also serves import by name.
+func (r Bucket) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
+	st, err := r.b.get()
+	if err != nil {
+		return host.ReadResponse{}, err
+	}
+	info, err := st.GetBucket(ctx, req.ID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return host.ReadResponse{}, nil
+	}
+	if err != nil {
+		return host.ReadResponse{}, err
+	}
+	out, err := r.state(st, info)
+	if err != nil {
+		return host.ReadResponse{}, err
+	}
+	ins, err := host.Encode(BucketArgs{Labels: info.Labels})
+	return host.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, err
+}
+
+// Update rewrites the bucket's labels.
+func (r Bucket) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
+	st, err := r.b.get()
+	if err != nil {
+		return host.UpdateResponse{}, err
+	}
+	var args BucketArgs
+	if err := host.Decode(req.Inputs, &args); err != nil {
+		return host.UpdateResponse{}, err
+	}
+	info := storage.BucketInfo{Name: req.ID, Labels: args.Labels}
+	if err := st.PutBucket(ctx, info); err != nil {
+		return host.UpdateResponse{}, fmt.Errorf("update bucket %s: %w", req.ID, err)
+	}
+	out, err := r.state(st, info)
+	return host.UpdateResponse{Outputs: out}, err
+}
+
+// Delete removes the bucket.
+func (r Bucket) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
+	st, err := r.b.get()
+	if err != nil {
+		return host.DeleteResponse{}, err
+	}
+	return host.DeleteResponse{}, st.DeleteBucket(ctx, req.ID)
+}
+
+// bucketName turns a resource name into a bucket name.
+func bucketName(name string) string {
+	name = strings.ToLower(name)
+	var b strings.Builder
+	for _, r := range name {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '-' {
+			b.WriteRune(r)
+		} else {
+			b.WriteRune('-')
+		}
+	}
+	return b.String()
+}
+
+// Object manages sitekit:index:Object.
+type Object struct{ b *backend }
+
+var _ host.Resource = Object{}
+
+// ObjectArgs are an Object's inputs.
+type ObjectArgs struct {
+	Bucket      string `pulumi:"bucket"`
+	Key         string `pulumi:"key"`
+	Content     string `pulumi:"content"`
+	ContentType string `pulumi:"contentType,optional"`
+}
+
+func (r Object) write(ctx context.Context, inputs property.Map) (property.Map, error) {
+	st, err := r.b.get()
+	if err != nil {
+		return property.Map{}, err
+	}
+	var args ObjectArgs
+	if err := host.Decode(inputs, &args); err != nil {
+		return property.Map{}, err
+	}
+	if args.ContentType == "" {
+		args.ContentType = "text/html"
+	}
+	err = st.PutObject(ctx, storage.Object{Bucket: args.Bucket, Key: args.Key, Content: args.Content, ContentType: args.ContentType})
+	if err != nil {
+		return property.Map{}, fmt.Errorf("write object %s/%s: %w", args.Bucket, args.Key, err)
+	}
+	return objectState(st, args)
+}
+
+func objectState(st *storage.Store, args ObjectArgs) (property.Map, error) {
+	out, err := host.Encode(args)
+	if err != nil {
+		return out, err
+	}
+	out = out.Set("etag", property.New(storage.ETag(args.Content)))
+	out = out.Set("size", property.New(float64(len(args.Content))))
+	out = out.Set("url", property.New(st.Endpoint(args.Bucket)+"/"+args.Key))
+	return out, nil
+}
+
+// Create writes the object.
+func (r Object) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+	out, err := r.write(ctx, req.Inputs)
+	if err != nil {
+		return host.CreateResponse{}, err
+	}
+	return host.CreateResponse{ID: out.Get("bucket").AsString() + "/" + out.Get("key").AsString(), Outputs: out}, nil
+}
+
+// Update rewrites the object.
+func (r Object) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
+	out, err := r.write(ctx, req.Inputs)
+	return host.UpdateResponse{Outputs: out}, err
+}
+
+// Read returns the object as stored, so refresh sees out-of-band changes;
+// with only an ID ("bucket/key") it imports the object.
+func (r Object) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
+	st, err := r.b.get()
+	if err != nil {
+		return host.ReadResponse{}, err
+	}
+	bucket, key, ok := strings.Cut(req.ID, "/")
+	if !ok {
+		return host.ReadResponse{}, host.Errorf("id", "object IDs have the form bucket/key, got %q", req.ID)
+	}
+	o, err := st.GetObject(ctx, bucket, key)
+	if errors.Is(err, storage.ErrNotFound) {
+		return host.ReadResponse{}, nil
+	}
+	if err != nil {
+		return host.ReadResponse{}, err
+	}
+	args := ObjectArgs{Bucket: bucket, Key: key, Content: o.Content, ContentType: o.ContentType}
+	ins, err := host.Encode(args)
+	if err != nil {
+		return host.ReadResponse{}, err
+	}
+	out, err := objectState(st, args)
+	return host.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, err
+}
+
+// Delete removes the object.
+func (r Object) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
+	st, err := r.b.get()
+	if err != nil {
+		return host.DeleteResponse{}, err
+	}
+	bucket, key, _ := strings.Cut(req.ID, "/")
+	return host.DeleteResponse{}, st.DeleteObject(ctx, bucket, key)
+}

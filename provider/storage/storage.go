@@ -1,0 +1,144 @@
+package storage
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/fileblob" // file:// URLs
+	_ "gocloud.dev/blob/memblob"  // mem:// URLs
+	"gocloud.dev/gcerrors"
+)
+
+// ErrNotFound is returned for a bucket or object that does not exist.
+var ErrNotFound = errors.New("not found")
+
+const markerKey = ".sitekit-bucket"
+
+// Store is an opened storage root.
+type Store struct {
+	url  string
+	root *blob.Bucket
+}
+
+// Open opens the storage root named by a URL. A file:// directory is
+// created if missing.
+func Open(ctx context.Context, rawURL string) (*Store, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("storageUrl %q: %w", rawURL, err)
+	}
+	if u.Scheme == "file" {
+		q := u.Query()
+		q.Set("create_dir", "true")
+		u.RawQuery = q.Encode()
+	}
+	root, err := blob.OpenBucket(ctx, u.String())
+	if err != nil {
+		return nil, fmt.Errorf("storageUrl %q: %w", rawURL, err)
+	}
+	return &Store{url: strings.TrimSuffix(rawURL, "/"), root: root}, nil
+}
+
+// Close releases the root.
+func (s *Store) Close() error { return s.root.Close() }
+
+// URL is the root's URL, as configured.
+func (s *Store) URL() string { return s.url }
+
+// BucketInfo is what a bucket's marker records.
+type BucketInfo struct {
+	Name   string            `json:"name"`
+	Labels map[string]string `json:"labels,omitempty"`
+}
+
+// Endpoint is the base address of a bucket's objects.
+func (s *Store) Endpoint(bucket string) string { return s.url + "/" + bucket }
+
+// PutBucket creates or updates a bucket's marker.
+func (s *Store) PutBucket(ctx context.Context, info BucketInfo) error {
+	data, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	return s.root.WriteAll(ctx, info.Name+"/"+markerKey, data, nil)
+}
+
+// GetBucket reads a bucket's marker.
+func (s *Store) GetBucket(ctx context.Context, name string) (BucketInfo, error) {
+	data, err := s.root.ReadAll(ctx, name+"/"+markerKey)
+	if err != nil {
+		return BucketInfo{}, notFound(err)
+	}
+	var info BucketInfo
+	if err := json.Unmarshal(data, &info); err != nil {
+		return BucketInfo{}, fmt.Errorf("bucket %s: corrupt marker: %w", name, err)
+	}
+	return info, nil
+}
+
+// DeleteBucket removes a bucket's marker. Objects left in it stay, so a
+// delete never destroys data the engine still tracks.
+func (s *Store) DeleteBucket(ctx context.Context, name string) error {
+	return ignoreNotFound(s.root.Delete(ctx, name+"/"+markerKey))
+}
+
+// Object is one stored object.
+type Object struct {
+	Bucket, Key, Content, ContentType string
+}
+
+// ETag is the content hash the store reports for an object.
+func ETag(content string) string {
+	sum := sha256.Sum256([]byte(content))
+	return hex.EncodeToString(sum[:8])
+}
+
+// PutObject writes an object. The write is atomic: a reader sees the old
+// content or the new, never a part (fileblob renames a finished temp file).
+func (s *Store) PutObject(ctx context.Context, o Object) error {
+	if _, err := s.GetBucket(ctx, o.Bucket); err != nil {
+		return fmt.Errorf("bucket %q: %w", o.Bucket, err)
+	}
+	return s.root.WriteAll(ctx, o.Bucket+"/"+o.Key, []byte(o.Content), &blob.WriterOptions{ContentType: o.ContentType})
+}
+
+// GetObject reads an object.
+func (s *Store) GetObject(ctx context.Context, bucket, key string) (Object, error) {
+	r, err := s.root.NewReader(ctx, bucket+"/"+key, nil)
+	if err != nil {
+		return Object{}, notFound(err)
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return Object{}, err
+	}
+	return Object{Bucket: bucket, Key: key, Content: string(data), ContentType: r.ContentType()}, nil
+}
+
+// DeleteObject removes an object; a missing object is not an error.
+func (s *Store) DeleteObject(ctx context.Context, bucket, key string) error {
+	return ignoreNotFound(s.root.Delete(ctx, bucket+"/"+key))
+}
+
+func notFound(err error) error {
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return ErrNotFound
+	}
+	return err
+}
+
+func ignoreNotFound(err error) error {
+	if err != nil && gcerrors.Code(err) == gcerrors.NotFound {
+		return nil
+	}
+	return err
+}
