@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	perrors "github.com/pulumi/pulumi/sdk/v3/go/pulumi/errors"
 )
@@ -22,11 +23,14 @@ type InputError struct {
 }
 
 func (e *InputError) Error() string {
-	msg := e.Message
-	for _, p := range e.Properties {
-		msg += fmt.Sprintf("\n  %s: %s", p.Path, p.Reason)
+	parts := make([]string, len(e.Properties))
+	for i, p := range e.Properties {
+		parts[i] = p.Path + ": " + p.Reason
 	}
-	return msg
+	if len(parts) == 0 {
+		return e.Message
+	}
+	return e.Message + ": " + strings.Join(parts, "; ")
 }
 
 // inputPropertiesError converts to the SDK type the rpcerror package encodes
@@ -36,7 +40,7 @@ func (e *InputError) inputPropertiesError() *perrors.InputPropertiesError {
 	for i, p := range e.Properties {
 		details[i] = perrors.InputPropertyErrorDetails{PropertyPath: p.Path, Reason: p.Reason}
 	}
-	return perrors.NewInputPropertiesError(e.Message, details...)
+	return perrors.NewInputPropertiesError(e.Error(), details...)
 }
 
 // Errorf returns an [InputError] about one property, for component and
@@ -44,7 +48,7 @@ func (e *InputError) inputPropertiesError() *perrors.InputPropertiesError {
 func Errorf(path, format string, args ...any) error {
 	reason := fmt.Sprintf(format, args...)
 	return &InputError{
-		Message:    fmt.Sprintf("invalid value for %s: %s", path, reason),
+		Message:    "invalid input",
 		Properties: []PropertyError{{Path: path, Reason: reason}},
 	}
 }

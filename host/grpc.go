@@ -69,8 +69,8 @@ func errorToStatus(err error) error {
 	if err == nil {
 		return nil
 	}
-	if _, ok := status.FromError(err); ok {
-		return err
+	if _, ok := err.(interface{ GRPCStatus() *status.Status }); ok {
+		return err // already a status, from the wire
 	}
 	if ie, ok := asInputError(err); ok {
 		return rpcerror.WrapDetailedError(ie.inputPropertiesError())

@@ -1,0 +1,252 @@
+package host_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/internal/fakemonitor"
+)
+
+const schemaYAML = `
+name: test
+config:
+  variables:
+    region: {type: string, default: here}
+    location: {type: string, replaceOnChanges: true}
+    token: {type: string, secret: true}
+    retries: {type: integer, minimum: 0}
+resources:
+  test:index:Comp:
+    isComponent: true
+    inputProperties:
+      greeting: {type: string}
+    requiredInputs: [greeting]
+  test:index:Thing:
+    inputProperties:
+      size: {type: integer}
+`
+
+type compArgs struct {
+	Greeting string `pulumi:"greeting"`
+}
+
+type compOut struct {
+	Shout string `pulumi:"shout"`
+}
+
+// serve runs a provider in-process on loopback and returns a raw client.
+func serve(t *testing.T, engineAddr string, opts ...host.Option) pulumirpc.ResourceProviderClient {
+	t.Helper()
+	p, err := host.New("test", append([]host.Option{host.WithSchema([]byte(schemaYAML))}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{lines: make(chan string, 1)}
+	done := make(chan error, 1)
+	go func() { done <- host.Serve(ctx, p, []string{engineAddr}, out) }()
+	var port string
+	select {
+	case port = <-out.lines:
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+	}
+	conn, err := grpc.NewClient("127.0.0.1:"+strings.TrimSpace(port), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = conn.Close()
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve returned %v", err)
+		}
+	})
+	return pulumirpc.NewResourceProviderClient(conn)
+}
+
+type syncBuffer struct {
+	bytes.Buffer
+	lines chan string
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.lines <- string(p)
+	return len(p), nil
+}
+
+func constructReq(mon *fakemonitor.Monitor, typ, name string, inputs map[string]any) *pulumirpc.ConstructRequest {
+	s, err := plugin.MarshalProperties(resource.NewPropertyMapFromMap(inputs), plugin.MarshalOptions{})
+	if err != nil {
+		panic(err)
+	}
+	return &pulumirpc.ConstructRequest{Project: "proj", Stack: "dev", MonitorEndpoint: mon.Addr(),
+		Type: typ, Name: name, Parent: "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev", Inputs: s}
+}
+
+func TestPanicInComponentFailsOnlyThatCall(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	calls := 0
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			calls++
+			if args.Greeting == "boom" {
+				var m map[string]int
+				m["x"] = 1 // nil map write: a real panic
+			}
+			return compOut{Shout: strings.ToUpper(args.Greeting)}, nil
+		}))
+	_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "boom"}))
+	if err == nil || !strings.Contains(err.Error(), "panic in component code") || !strings.Contains(err.Error(), `test:index:Comp "c"`) {
+		t.Fatalf("error = %v, want a panic error naming the component", err)
+	}
+	resp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "d", map[string]any{"greeting": "hi"}))
+	if err != nil {
+		t.Fatalf("next call failed: %v", err)
+	}
+	if got := resp.GetState().GetFields()["shout"].GetStringValue(); got != "HI" {
+		t.Errorf("shout = %q", got)
+	}
+	if calls != 2 {
+		t.Errorf("component ran %d times, want 2", calls)
+	}
+}
+
+func TestCancelAbortsInFlightConstruct(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	started := make(chan struct{})
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			close(started)
+			<-ctx.Done()
+			return compOut{}, ctx.Err()
+		}))
+	errc := make(chan error, 1)
+	go func() {
+		_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "x"}))
+		errc <- err
+	}()
+	<-started
+	if _, err := client.Cancel(context.Background(), &emptypb.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		if err == nil || !strings.Contains(err.Error(), "context canceled") {
+			t.Fatalf("construct error = %v, want cancellation", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("construct still running after Cancel")
+	}
+}
+
+func TestConfigCheckAndDiff(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr())
+	marshal := func(m map[string]any) *pulumirpc.CheckRequest {
+		s, _ := plugin.MarshalProperties(resource.NewPropertyMapFromMap(m), plugin.MarshalOptions{})
+		return &pulumirpc.CheckRequest{News: s}
+	}
+	resp, err := client.CheckConfig(context.Background(), marshal(map[string]any{"token": "t0ps3cret", "retries": -1, "colour": "red"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failures []string
+	for _, f := range resp.GetFailures() {
+		failures = append(failures, f.GetProperty()+": "+f.GetReason())
+		if strings.Contains(f.GetReason(), "t0ps3cret") {
+			t.Errorf("failure reveals the secret: %v", f)
+		}
+	}
+	want := []string{`colour: unknown property "colour"`, "retries: -1 is below the minimum 0"}
+	if strings.Join(failures, "|") != strings.Join(want, "|") {
+		t.Errorf("failures = %q, want %q", failures, want)
+	}
+	checked, err := plugin.UnmarshalProperties(resp.GetInputs(), plugin.MarshalOptions{KeepSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked["region"].StringValue() != "here" {
+		t.Errorf("default not applied: %v", checked["region"])
+	}
+	if !checked["token"].IsSecret() {
+		t.Errorf("token not marked secret: %v", checked["token"])
+	}
+
+	diff := func(olds, news map[string]any) *pulumirpc.DiffResponse {
+		o, _ := plugin.MarshalProperties(resource.NewPropertyMapFromMap(olds), plugin.MarshalOptions{})
+		n, _ := plugin.MarshalProperties(resource.NewPropertyMapFromMap(news), plugin.MarshalOptions{})
+		d, err := client.DiffConfig(context.Background(), &pulumirpc.DiffRequest{OldInputs: o, Olds: o, News: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	if d := diff(map[string]any{"location": "a"}, map[string]any{"location": "a"}); d.GetChanges() != pulumirpc.DiffResponse_DIFF_NONE {
+		t.Errorf("same config: %v", d)
+	}
+	if d := diff(map[string]any{"location": "a", "token": "x"}, map[string]any{"location": "a", "token": "y"}); d.GetChanges() != pulumirpc.DiffResponse_DIFF_SOME || len(d.GetReplaces()) != 0 {
+		t.Errorf("credential change must update in place: %v", d)
+	}
+	if d := diff(map[string]any{"location": "a"}, map[string]any{"location": "b"}); len(d.GetReplaces()) != 1 || d.GetReplaces()[0] != "location" {
+		t.Errorf("location change must replace: %v", d)
+	}
+}
+
+func TestUnknownComponentNamesServedTokens(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) { return compOut{}, nil }))
+	_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Missing", "c", nil))
+	if err == nil || !strings.Contains(err.Error(), `unknown component type "test:index:Missing": provider test serves test:index:Comp`) {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestApplyPropagatesMarkers(t *testing.T) {
+	t.Parallel()
+	dep := urn.URN("urn:pulumi:dev::proj::a:b:C::x")
+	known := property.New("a").WithSecret(true)
+	depd := property.New("b").WithDependencies([]urn.URN{dep})
+	join := func(v ...property.Value) property.Value {
+		if v[0].Secret() || len(v[1].Dependencies()) > 0 {
+			t.Errorf("f saw markers: %v %v", v[0], v[1])
+		}
+		return property.New(v[0].AsString() + v[1].AsString())
+	}
+	got := host.Apply(join, known, depd)
+	if !got.Secret() || got.AsString() != "ab" || len(got.Dependencies()) != 1 || got.Dependencies()[0] != dep {
+		t.Errorf("Apply = %#v, want secret ab depending on %s", got, dep)
+	}
+	unknown := host.Apply(join, known, property.New(property.Computed))
+	if !unknown.IsComputed() || !unknown.Secret() {
+		t.Errorf("Apply over an unknown = %v, want unknown secret", unknown)
+	}
+}
+
+func TestErrorfIsInputError(t *testing.T) {
+	t.Parallel()
+	err := host.Errorf("pages[0]", "too long")
+	var ie *host.InputError
+	if !errors.As(err, &ie) || ie.Properties[0].Path != "pages[0]" {
+		t.Fatalf("Errorf = %#v", err)
+	}
+}
