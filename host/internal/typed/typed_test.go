@@ -1,0 +1,158 @@
+package typed
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
+
+type inner struct {
+	N int `pulumi:"n"`
+}
+
+type args struct {
+	S     string                    `pulumi:"s,optional"`
+	B     bool                      `pulumi:"b,optional"`
+	I     int                       `pulumi:"i,optional"`
+	U8    uint8                     `pulumi:"u8,optional"`
+	F     float64                   `pulumi:"f,optional"`
+	P     *string                   `pulumi:"p,optional"`
+	L     []string                  `pulumi:"l,optional"`
+	M     map[string]int            `pulumi:"m,optional"`
+	O     *inner                    `pulumi:"o,optional"`
+	Raw   property.Value            `pulumi:"raw,optional"`
+	Ref   string                    `pulumi:"ref,optional"`
+	Any   any                       `pulumi:"any,optional"`
+	Req   string                    `pulumi:"req"`
+	Nest  map[string][]inner        `pulumi:"nest,optional"`
+	Skip  string                    // untagged: ignored
+	Props map[string]property.Value `pulumi:"props,optional"`
+}
+
+func m(kv map[string]property.Value) property.Map {
+	if _, ok := kv["req"]; !ok {
+		kv["req"] = property.New("r")
+	}
+	return property.NewMap(kv)
+}
+
+func TestDecode(t *testing.T) {
+	t.Parallel()
+	hello := "hello"
+	ref := property.New(property.ResourceReference{URN: "urn:pulumi:dev::p::a:b:C::n", ID: property.New("id-1")})
+	cases := []struct {
+		name  string
+		in    property.Map
+		check func(args) bool
+	}{
+		{"zero", m(map[string]property.Value{}), func(a args) bool { return a.S == "" && a.Req == "r" && a.L == nil }},
+		{"string", m(map[string]property.Value{"s": property.New("x")}), func(a args) bool { return a.S == "x" }},
+		{"secret string decodes by plaintext", m(map[string]property.Value{"s": property.New("x").WithSecret(true)}), func(a args) bool { return a.S == "x" }},
+		{"unknown leaves zero", m(map[string]property.Value{"s": property.New(property.Computed)}), func(a args) bool { return a.S == "" }},
+		{"bool", m(map[string]property.Value{"b": property.New(true)}), func(a args) bool { return a.B }},
+		{"int", m(map[string]property.Value{"i": property.New(3.0)}), func(a args) bool { return a.I == 3 }},
+		{"uint8", m(map[string]property.Value{"u8": property.New(255.0)}), func(a args) bool { return a.U8 == 255 }},
+		{"float", m(map[string]property.Value{"f": property.New(1.5)}), func(a args) bool { return a.F == 1.5 }},
+		{"pointer", m(map[string]property.Value{"p": property.New(hello)}), func(a args) bool { return a.P != nil && *a.P == hello }},
+		{"list", m(map[string]property.Value{"l": property.New([]property.Value{property.New("a")})}), func(a args) bool { return len(a.L) == 1 && a.L[0] == "a" }},
+		{"map", m(map[string]property.Value{"m": property.New(map[string]property.Value{"k": property.New(1.0)})}), func(a args) bool { return a.M["k"] == 1 }},
+		{"object", m(map[string]property.Value{"o": property.New(map[string]property.Value{"n": property.New(7.0)})}), func(a args) bool { return a.O != nil && a.O.N == 7 }},
+		{"raw keeps markers", m(map[string]property.Value{"raw": property.New("s").WithSecret(true)}), func(a args) bool { return a.Raw.Secret() }},
+		{"reference as string is its id", m(map[string]property.Value{"ref": ref}), func(a args) bool { return a.Ref == "id-1" }},
+		{"any", m(map[string]property.Value{"any": property.New([]property.Value{property.New(1.0)})}), func(a args) bool { return len(a.Any.([]any)) == 1 }},
+		{"nested list of objects", m(map[string]property.Value{"nest": property.New(map[string]property.Value{
+			"x": property.New([]property.Value{property.New(map[string]property.Value{"n": property.New(2.0)})})})}),
+			func(a args) bool { return a.Nest["x"][0].N == 2 }},
+		{"map of raw values", m(map[string]property.Value{"props": property.New(map[string]property.Value{"k": property.New(property.Computed)})}),
+			func(a args) bool { return a.Props["k"].IsComputed() }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var a args
+			if err := Decode(tc.in, &a); err != nil {
+				t.Fatal(err)
+			}
+			if !tc.check(a) {
+				t.Errorf("decoded %+v", a)
+			}
+		})
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		in   property.Map
+		want string
+	}{
+		{"missing required", property.NewMap(map[string]property.Value{}), `req: missing required property "req"`},
+		{"wrong type", m(map[string]property.Value{"s": property.New(1.0)}), "s: expected a string, got a number"},
+		{"fraction into int", m(map[string]property.Value{"i": property.New(1.5)}), "i: expected an integer"},
+		{"overflow", m(map[string]property.Value{"u8": property.New(256.0)}), "u8: expected a non-negative integer that fits uint8"},
+		{"negative unsigned", m(map[string]property.Value{"u8": property.New(-1.0)}), "u8: expected a non-negative integer"},
+		{"element", m(map[string]property.Value{"l": property.New([]property.Value{property.New(true)})}), "l[0]: expected a string"},
+		{"map value", m(map[string]property.Value{"m": property.New(map[string]property.Value{"k": property.New("x")})}), `m["k"]: expected a number`},
+		{"nested field", m(map[string]property.Value{"o": property.New(map[string]property.Value{})}), `o.n: missing required property "n"`},
+		{"secret never printed", m(map[string]property.Value{"b": property.New("hunter2").WithSecret(true)}), "b: expected a boolean, got a string"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var a args
+			err := Decode(tc.in, &a)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("error reveals a secret: %v", err)
+			}
+		})
+	}
+}
+
+func TestDecodeRejectsNonStruct(t *testing.T) {
+	t.Parallel()
+	var s string
+	if err := Decode(property.Map{}, &s); err == nil {
+		t.Fatal("decoding into a string succeeded")
+	}
+	if err := Decode(property.Map{}, nil); err == nil {
+		t.Fatal("decoding into nil succeeded")
+	}
+}
+
+func TestEncodeRoundTrip(t *testing.T) {
+	t.Parallel()
+	p := "p"
+	in := args{S: "s", B: true, I: -2, U8: 8, F: 0.5, P: &p, L: []string{"a"}, M: map[string]int{"k": 1},
+		O: &inner{N: 3}, Raw: property.New("r").WithSecret(true), Req: "req"}
+	enc, err := Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := enc.GetOk("ref"); ok {
+		t.Error("optional zero field encoded")
+	}
+	if !enc.Get("raw").Secret() {
+		t.Error("raw field lost its secret marker")
+	}
+	var out args
+	if err := Decode(enc, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.S != "s" || !out.B || out.I != -2 || out.U8 != 8 || out.F != 0.5 || *out.P != "p" || out.L[0] != "a" || out.M["k"] != 1 || out.O.N != 3 || out.Req != "req" {
+		t.Errorf("round trip = %+v", out)
+	}
+}
+
+func TestBadTags(t *testing.T) {
+	t.Parallel()
+	type dup struct {
+		A string `pulumi:"x"`
+		B string `pulumi:"x"`
+	}
+	if err := Decode(property.Map{}, &dup{}); err == nil || !strings.Contains(err.Error(), `both use property "x"`) {
+		t.Errorf("error = %v", err)
+	}
+}
