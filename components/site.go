@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"golang.org/x/sync/errgroup"
 
@@ -33,6 +34,9 @@ type SiteOutputs struct {
 	URL        property.Value `pulumi:"url"`
 	BucketName property.Value `pulumi:"bucketName"`
 	PageCount  property.Value `pulumi:"pageCount"`
+	// Bucket is the site's bucket as a resource reference, so programs get
+	// a real Bucket resource object.
+	Bucket property.Value `pulumi:"bucket"`
 }
 
 const defaultErrorPage = "<h1>Not found</h1>"
@@ -90,6 +94,7 @@ func BuildSite(ctx context.Context, c *host.Component, args SiteArgs) (SiteOutpu
 		}, bucket.Outputs.Get("endpoint")),
 		BucketName: bucketName,
 		PageCount:  count,
+		Bucket:     reference(bucket),
 	}, nil
 }
 
@@ -155,4 +160,14 @@ func registerObject(ctx context.Context, c *host.Component, name string, bucket 
 			"contentType": property.New("text/html"),
 		}),
 	})
+}
+
+// reference is a resource reference to a registered custom resource; its ID
+// is unknown until the resource exists.
+func reference(r monitorclient.RegisterResourceResponse) property.Value {
+	id := property.New(property.Computed)
+	if r.ID != "" {
+		id = property.New(r.ID)
+	}
+	return property.New(property.ResourceReference{URN: urn.URN(r.URN), ID: id}).WithDependencies([]urn.URN{urn.URN(r.URN)})
 }

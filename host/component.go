@@ -104,6 +104,7 @@ type ResourceOptions struct {
 type Component struct {
 	token, name, urn string
 	inputs           property.Map
+	state            property.Map // in a method: the component's recorded outputs
 	opts             ResourceOptions
 	info             StackInfo
 
@@ -123,6 +124,10 @@ func (c *Component) Type() string { return c.token }
 
 // Inputs are the raw inputs, with unknown, secret and dependency markers.
 func (c *Component) Inputs() property.Map { return c.inputs }
+
+// State is, in a method, the component's outputs as the engine recorded
+// them. It is empty during Construct.
+func (c *Component) State() property.Map { return c.state }
 
 // Options are the resource options the program set on the component.
 func (c *Component) Options() ResourceOptions { return c.opts }
@@ -158,8 +163,23 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	if err != nil {
 		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
 	}
+	switch {
+	case resp.Result == monitorclient.ResultFail:
+		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name),
+			Err: fmt.Errorf("the engine reports the registration failed")}
+	case resp.Result == monitorclient.ResultSkip || resp.Unknown:
+		resp.Outputs = allUnknown(resp.Outputs)
+	}
 	resp.Outputs = withDependency(resp.Outputs, resp.URN)
 	return resp, nil
+}
+
+// allUnknown replaces every value of m by an unknown.
+func allUnknown(m property.Map) property.Map {
+	for k := range m.All {
+		m = m.Set(k, property.New(property.Computed))
+	}
+	return m
 }
 
 func (c *Component) acquire(ctx context.Context) error {

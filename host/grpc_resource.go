@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -17,12 +18,14 @@ import (
 // connection there, so a resource reference stands for its ID (or URN),
 // as the provider implementer's guide prescribes.
 func crudFromWire(s *structpb.Struct, label string) (property.Map, error) {
-	opts := unmarshalOpts
+	opts := invokeUnmarshalOpts
 	opts.Label = label
-	opts.KeepResources = false
-	opts.KeepOutputValues = false
 	return fromWireWith(s, opts)
 }
+
+// invokeUnmarshalOpts read CRUD and Invoke values: unknowns and secrets kept
+// (so they can be rejected or preserved), references downgraded.
+var invokeUnmarshalOpts = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true}
 
 func badInput(what string, err error) error {
 	return status.Errorf(codes.InvalidArgument, "%s: %v", what, err)

@@ -18,6 +18,8 @@ type Provider struct {
 
 	components  map[string]constructor
 	resources   map[string]Resource
+	methods     map[string]method
+	functions   map[string]function
 	onConfigure ConfigureFunc
 
 	monitors *monitorclient.Pool
@@ -38,6 +40,8 @@ func New(name string, opts ...Option) (*Provider, error) {
 		version:    "0.0.0-dev",
 		components: map[string]constructor{},
 		resources:  map[string]Resource{},
+		methods:    map[string]method{},
+		functions:  map[string]function{},
 		monitors:   monitorclient.NewPool(),
 	}
 	for _, opt := range opts {

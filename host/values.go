@@ -94,3 +94,49 @@ func withInputDependencies(m property.Map, deps map[string][]string) property.Ma
 	}
 	return m
 }
+
+func withoutKey[V any](m map[string]V, key string) map[string]V {
+	if _, ok := m[key]; !ok {
+		return m
+	}
+	out := make(map[string]V, len(m))
+	for k, v := range m {
+		if k != key {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func without(list []string, s string) []string {
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func looksLikeURN(s string) bool { return urn.URN(s).IsValid() }
+
+func urnOf(s string) urn.URN { return urn.URN(s) }
+
+// describeKind names a value's kind without printing it.
+func describeKind(v property.Value) string {
+	switch {
+	case v.IsString():
+		return "a string"
+	case v.IsNumber():
+		return "a number"
+	case v.IsBool():
+		return "a boolean"
+	case v.IsArray():
+		return "an array"
+	case v.IsMap():
+		return "an object"
+	case v.IsNull():
+		return "null"
+	}
+	return "a value"
+}

@@ -250,7 +250,7 @@ func TestConstructBadInput(t *testing.T) {
 			"indexContent": resource.NewProperty("x"),
 			"pages":        resource.NewProperty(resource.PropertyMap{"a.html": resource.NewProperty(true)}),
 		}, `pages["a.html"]`, "expected a string"},
-		{"unknown token", "sitekit:index:Nope", resource.PropertyMap{}, "", `unknown component type "sitekit:index:Nope": provider sitekit serves sitekit:index:PageSet, sitekit:index:Site`},
+		{"unknown token", "sitekit:index:Nope", resource.PropertyMap{}, "", `unknown component type "sitekit:index:Nope": provider sitekit serves sitekit:index:Mirror, sitekit:index:PageSet, sitekit:index:Site`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

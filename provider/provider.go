@@ -20,6 +20,10 @@ func Options(version string) []host.Option {
 		host.WithResource(components.ObjectType, Object{b}),
 		host.WithComponent(components.SiteType, components.BuildSite),
 		host.WithComponent(components.PageSetType, components.BuildPageSet),
+		host.WithComponent(components.MirrorType, components.BuildMirror),
+		host.WithMethod(components.SitePageURLMethod, components.PageURL),
+		host.WithMethod(components.SiteAddPageMethod, components.AddPage),
+		host.WithFunction(GetObjectToken, b.getObject),
 	}
 }
 

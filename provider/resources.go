@@ -63,15 +63,17 @@ type BucketArgs struct {
 	Labels map[string]string `pulumi:"labels,optional"`
 }
 
-// BucketState is a Bucket's outputs.
+// BucketState is a Bucket's outputs. AccessKey is generated once, at
+// create, and the schema declares it secret.
 type BucketState struct {
 	BucketName string            `pulumi:"bucketName"`
 	Endpoint   string            `pulumi:"endpoint"`
 	Labels     map[string]string `pulumi:"labels,optional"`
+	AccessKey  string            `pulumi:"accessKey"`
 }
 
 func (r Bucket) state(st *storage.Store, info storage.BucketInfo) (property.Map, error) {
-	return host.Encode(BucketState{BucketName: info.Name, Endpoint: st.Endpoint(info.Name), Labels: info.Labels})
+	return host.Encode(BucketState{BucketName: info.Name, Endpoint: st.Endpoint(info.Name), Labels: info.Labels, AccessKey: info.AccessKey})
 }
 
 // Create makes a new bucket named after the resource.
@@ -84,9 +86,7 @@ func (r Bucket) Create(ctx context.Context, req host.CreateRequest) (host.Create
 	if err := host.Decode(req.Inputs, &args); err != nil {
 		return host.CreateResponse{}, err
 	}
-	suffix := make([]byte, 4)
-	_, _ = rand.Read(suffix)
-	info := storage.BucketInfo{Name: bucketName(req.Name) + "-" + hex.EncodeToString(suffix), Labels: args.Labels}
+	info := storage.BucketInfo{Name: bucketName(req.Name) + "-" + randomHex(4), Labels: args.Labels, AccessKey: randomHex(16)}
 	if err := st.PutBucket(ctx, info); err != nil {
 		return host.CreateResponse{}, fmt.Errorf("create bucket %s: %w", info.Name, err)
 	}
@@ -125,7 +125,11 @@ func (r Bucket) Update(ctx context.Context, req host.UpdateRequest) (host.Update
 	if err := host.Decode(req.Inputs, &args); err != nil {
 		return host.UpdateResponse{}, err
 	}
-	info := storage.BucketInfo{Name: req.ID, Labels: args.Labels}
+	info, err := st.GetBucket(ctx, req.ID)
+	if err != nil {
+		return host.UpdateResponse{}, fmt.Errorf("update bucket %s: %w", req.ID, err)
+	}
+	info.Labels = args.Labels
 	if err := st.PutBucket(ctx, info); err != nil {
 		return host.UpdateResponse{}, fmt.Errorf("update bucket %s: %w", req.ID, err)
 	}
@@ -140,6 +144,12 @@ func (r Bucket) Delete(ctx context.Context, req host.DeleteRequest) (host.Delete
 		return host.DeleteResponse{}, err
 	}
 	return host.DeleteResponse{}, st.DeleteBucket(ctx, req.ID)
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // bucketName turns a resource name into a bucket name.

@@ -55,8 +55,9 @@ func (s *Store) URL() string { return s.url }
 
 // BucketInfo is what a bucket's marker records.
 type BucketInfo struct {
-	Name   string            `json:"name"`
-	Labels map[string]string `json:"labels,omitempty"`
+	Name      string            `json:"name"`
+	Labels    map[string]string `json:"labels,omitempty"`
+	AccessKey string            `json:"accessKey"`
 }
 
 // Endpoint is the base address of a bucket's objects.

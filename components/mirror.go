@@ -1,0 +1,58 @@
+package components
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// MirrorType is the token of Mirror.
+const MirrorType = "sitekit:index:Mirror"
+
+// MirrorArgs are the inputs of a Mirror: a reference to the Site it mirrors.
+type MirrorArgs struct {
+	Source property.Value `pulumi:"source"`
+}
+
+// MirrorOutputs are the outputs of a Mirror.
+type MirrorOutputs struct {
+	URL       property.Value `pulumi:"url"`
+	SourceURL property.Value `pulumi:"sourceUrl"`
+}
+
+// BuildMirror reads the source site through the engine (getResource) and
+// builds a bucket whose index page redirects to the source.
+func BuildMirror(ctx context.Context, c *host.Component, args MirrorArgs) (MirrorOutputs, error) {
+	src, err := c.Resolve(ctx, args.Source)
+	if err != nil {
+		return MirrorOutputs{}, host.Errorf("source", "%v", err)
+	}
+	if src.Type != SiteType {
+		return MirrorOutputs{}, host.Errorf("source", "must be a %s, got a %s", SiteType, src.Type)
+	}
+	sourceURL := property.New(property.Computed)
+	if src.Known {
+		sourceURL = src.State.Get("url").WithDependencies(args.Source.Dependencies())
+	}
+	bucket, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
+		Type: BucketType, Name: c.Name() + "-bucket", Custom: true,
+		Inputs: property.NewMap(map[string]property.Value{
+			"labels": property.New(map[string]property.Value{"mirrorOf": property.New(src.URN)}),
+		}),
+	})
+	if err != nil {
+		return MirrorOutputs{}, err
+	}
+	redirect := host.Apply(func(v ...property.Value) property.Value {
+		return property.New(fmt.Sprintf(`<meta http-equiv="refresh" content="0; url=%s">`, v[0].AsString()))
+	}, sourceURL)
+	index, err := registerObject(ctx, c, c.Name()+"-index", bucket.Outputs.Get("bucketName"), "index.html", redirect)
+	if err != nil {
+		return MirrorOutputs{}, err
+	}
+	return MirrorOutputs{URL: index.Outputs.Get("url"), SourceURL: sourceURL}, nil
+}

@@ -1,0 +1,143 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/internal/typed"
+)
+
+// A MethodFunc serves one method of a component. self is the component
+// instance: [Component.State] holds its outputs, and resources registered
+// on it become its children.
+type MethodFunc[A, R any] func(ctx context.Context, self *Component, args A) (R, error)
+
+type method func(ctx context.Context, self *Component, args property.Map) (property.Map, error)
+
+// singleResultKey is where a method that returns a single value (not a
+// struct) puts it, the key the Pulumi SDKs use.
+const singleResultKey = "res"
+
+// WithMethod serves the method token ("pkg:module:Type/method") with fn.
+// A struct R is returned field by field; any other R (a property.Value
+// with its markers, a string, ...) is returned under the key "res".
+func WithMethod[A, R any](token string, fn MethodFunc[A, R]) Option {
+	return func(p *Provider) error {
+		if _, dup := p.methods[token]; dup {
+			return fmt.Errorf("method %s registered twice", token)
+		}
+		if !strings.Contains(token, "/") {
+			return fmt.Errorf("method token %q must have the form pkg:module:Type/method", token)
+		}
+		p.methods[token] = func(ctx context.Context, self *Component, raw property.Map) (property.Map, error) {
+			var args A
+			if err := decodeArgs(raw, &args); err != nil {
+				return property.Map{}, err
+			}
+			r, err := fn(ctx, self, args)
+			if err != nil {
+				return property.Map{}, err
+			}
+			if v, ok := any(r).(property.Value); ok {
+				return property.NewMap(map[string]property.Value{singleResultKey: v}), nil
+			}
+			if m, err := typed.Encode(r); err == nil {
+				return m, nil
+			}
+			v, err := property.Any(r)
+			if err != nil {
+				return property.Map{}, fmt.Errorf("encoding the result: %w", err)
+			}
+			return property.NewMap(map[string]property.Value{singleResultKey: v}), nil
+		}
+		return nil
+	}
+}
+
+// callRequest is a Call, off the wire.
+type callRequest struct {
+	Info        StackInfo
+	MonitorAddr string
+	Token       string
+	Args        property.Map // __self__ included, with argDependencies as markers
+}
+
+type callResponse struct {
+	Return             property.Map
+	ReturnDependencies map[string][]string
+	Failures           []PropertyError
+}
+
+func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, error) {
+	fn, ok := p.methods[req.Token]
+	if !ok {
+		served := make([]string, 0, len(p.methods))
+		for t := range p.methods {
+			served = append(served, t)
+		}
+		sort.Strings(served)
+		return callResponse{}, fmt.Errorf("unknown method %q: provider %s serves %s", req.Token, p.name, strings.Join(served, ", "))
+	}
+	selfValue, hasSelf := req.Args.GetOk("__self__")
+	args := req.Args.Delete("__self__")
+	if !hasSelf || selfValue.IsNull() {
+		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: "missing: a method needs the component it is called on"}}}, nil
+	}
+	if failures := p.checkArgs(req.Token, args); len(failures) > 0 {
+		return callResponse{Failures: failures}, nil
+	}
+	monitor, err := p.monitors.Get(ctx, req.MonitorAddr)
+	if err != nil {
+		return callResponse{}, &StepError{Token: req.Token, Step: "connect to the resource monitor", Err: err}
+	}
+	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token}
+	resolved, err := self.Resolve(ctx, selfValue)
+	if err != nil {
+		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: err.Error()}}}, nil
+	}
+	if !resolved.Known {
+		return callResponse{}, &StepError{Token: req.Token, Step: "call", Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
+	}
+	selfURN := urn.URN(resolved.URN)
+	self.urn, self.name, self.state = resolved.URN, selfURN.Name(), resolved.State
+	if n := req.Info.Parallel; n > 0 {
+		self.sem = make(chan struct{}, n)
+	}
+	out, err := runSafely(ctx, req.Token, self.name, func(ctx context.Context) (property.Map, error) {
+		return fn(ctx, self, args)
+	})
+	if ie, ok := asInputError(err); ok {
+		return callResponse{Failures: ie.Properties}, nil
+	}
+	if err != nil {
+		if se, ok := err.(*StepError); ok && se.Step == "construct" {
+			se.Step = "call"
+		}
+		return callResponse{}, err
+	}
+	return callResponse{Return: out, ReturnDependencies: dependencyMap(out)}, nil
+}
+
+// checkArgs validates method arguments against the method's function schema.
+func (p *Provider) checkArgs(token string, args property.Map) []PropertyError {
+	if p.schema == nil {
+		return nil
+	}
+	fn, ok := p.schema.Function(token)
+	if !ok || fn.Inputs == nil {
+		return nil
+	}
+	inputs := *fn.Inputs
+	inputs.Properties = withoutKey(inputs.Properties, "__self__")
+	inputs.Required = without(inputs.Required, "__self__")
+	var out []PropertyError
+	for _, f := range p.schema.Check(inputs, args) {
+		out = append(out, PropertyError{Path: f.Path, Reason: f.Reason})
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/internal/typed"
+)
+
+// A FunctionFunc serves a provider function (Invoke). Its arguments are
+// always known and never secret: the host rejects others before calling it.
+type FunctionFunc[A, R any] func(ctx context.Context, args A) (R, error)
+
+type function func(ctx context.Context, args property.Map) (property.Map, error)
+
+// WithFunction serves the function token ("pkg:module:name") with fn. R is
+// encoded like component outputs.
+func WithFunction[A, R any](token string, fn FunctionFunc[A, R]) Option {
+	return func(p *Provider) error {
+		if _, dup := p.functions[token]; dup {
+			return fmt.Errorf("function %s registered twice", token)
+		}
+		p.functions[token] = func(ctx context.Context, raw property.Map) (property.Map, error) {
+			var args A
+			if err := decodeArgs(raw, &args); err != nil {
+				return property.Map{}, err
+			}
+			r, err := fn(ctx, args)
+			if err != nil {
+				return property.Map{}, err
+			}
+			return typed.Encode(r)
+		}
+		return nil
+	}
+}
+
+type invokeResponse struct {
+	Return   property.Map
+	Failures []PropertyError
+}
+
+// invoke runs a function. Following the provider implementer's guide,
+// arguments must be known and must not be secret; such arguments come back
+// as failures naming the property.
+func (p *Provider) invoke(ctx context.Context, token string, args property.Map) (invokeResponse, error) {
+	fn, ok := p.functions[token]
+	if !ok {
+		served := make([]string, 0, len(p.functions))
+		for t := range p.functions {
+			served = append(served, t)
+		}
+		sort.Strings(served)
+		return invokeResponse{}, fmt.Errorf("unknown function %q: provider %s serves %s", token, p.name, strings.Join(served, ", "))
+	}
+	var failures []PropertyError
+	for k, v := range args.AllStable {
+		switch {
+		case v.HasComputed():
+			failures = append(failures, PropertyError{Path: k, Reason: "must be known: functions run during preview too, so their arguments cannot depend on values known only after an update"})
+		case v.HasSecrets():
+			failures = append(failures, PropertyError{Path: k, Reason: "must not be secret: a function's result would reveal it; pass a plain value"})
+		}
+	}
+	if p.schema != nil {
+		if spec, ok := p.schema.Function(token); ok && spec.Inputs != nil {
+			for _, f := range p.schema.Check(*spec.Inputs, args) {
+				failures = append(failures, PropertyError{Path: f.Path, Reason: f.Reason})
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return invokeResponse{Failures: failures}, nil
+	}
+	ret, err := runSafely(ctx, token, "", func(ctx context.Context) (property.Map, error) { return fn(ctx, args) })
+	if ie, ok := asInputError(err); ok {
+		return invokeResponse{Failures: ie.Properties}, nil
+	}
+	if se, ok := err.(*StepError); ok && se.Step == "construct" {
+		se.Step = "invoke"
+	}
+	return invokeResponse{Return: ret}, err
+}

@@ -1,0 +1,62 @@
+package host
+
+import (
+	"context"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+)
+
+func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error) {
+	args, err := fromWire(req.GetArgs(), "args")
+	if err != nil {
+		return &pulumirpc.CallResponse{Failures: []*pulumirpc.CheckFailure{{Reason: "malformed arguments: " + err.Error()}}}, nil
+	}
+	deps := map[string][]string{}
+	for k, d := range req.GetArgDependencies() {
+		deps[k] = d.GetUrns()
+	}
+	resp, err := s.p.call(ctx, callRequest{
+		Info:        stackInfo(req.GetProject(), req.GetStack(), req.GetOrganization(), req.GetDryRun(), int(req.GetParallel()), req.GetConfig(), req.GetConfigSecretKeys()),
+		MonitorAddr: req.GetMonitorEndpoint(),
+		Token:       req.GetTok(),
+		Args:        withInputDependencies(args, deps),
+	})
+	if err != nil {
+		return nil, errorToStatus(err)
+	}
+	out := &pulumirpc.CallResponse{ReturnDependencies: map[string]*pulumirpc.CallResponse_ReturnDependencies{}}
+	for _, f := range resp.Failures {
+		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: f.Reason})
+	}
+	if len(out.Failures) > 0 {
+		return out, nil
+	}
+	if out.Return, err = toWire(resp.Return, "return"); err != nil {
+		return nil, errorToStatus(err)
+	}
+	for k, urns := range resp.ReturnDependencies {
+		out.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: urns}
+	}
+	return out, nil
+}
+
+func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {
+	args, err := fromWireWith(req.GetArgs(), invokeUnmarshalOpts)
+	if err != nil {
+		return &pulumirpc.InvokeResponse{Failures: []*pulumirpc.CheckFailure{{Reason: "malformed arguments: " + err.Error()}}}, nil
+	}
+	resp, err := s.p.invoke(ctx, req.GetTok(), args)
+	if err != nil {
+		return nil, errorToStatus(err)
+	}
+	out := &pulumirpc.InvokeResponse{}
+	for _, f := range resp.Failures {
+		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: f.Reason})
+	}
+	if len(out.Failures) == 0 {
+		if out.Return, err = toWire(resp.Return, "return"); err != nil {
+			return nil, errorToStatus(err)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,49 @@
+package host
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// Resolved is a resource a reference points at, as the engine knows it.
+type Resolved struct {
+	URN      string
+	ID       string // empty for components
+	Type     string
+	Provider string // "urn::id" of its provider, if any
+	State    property.Map
+	// Known is false in a preview when the resource is still to be created:
+	// its ID and state are not known yet.
+	Known bool
+}
+
+// Resolve looks up the resource v refers to through the engine's builtin
+// pulumi:pulumi:getResource. v is a resource reference, or, where the
+// program could not send references, the resource's URN.
+func (c *Component) Resolve(ctx context.Context, v property.Value) (Resolved, error) {
+	var ref property.ResourceReference
+	switch {
+	case v.IsComputed():
+		return Resolved{}, nil
+	case v.IsResourceReference():
+		ref = v.AsResourceReference()
+	case v.IsString() && looksLikeURN(v.AsString()):
+		ref = property.ResourceReference{URN: urnOf(v.AsString())}
+	default:
+		return Resolved{}, fmt.Errorf("want a resource reference, got %s", describeKind(v))
+	}
+	out := Resolved{URN: string(ref.URN), Type: string(ref.URN.Type())}
+	if ref.ID.IsComputed() {
+		return out, nil // a custom resource not created yet (preview)
+	}
+	res, err := c.monitor.GetResource(ctx, monitorclient.GetResourceRequest{URN: out.URN})
+	if err != nil {
+		return out, &StepError{Token: c.token, Name: c.name, Step: "resolve reference to " + out.URN, Err: err}
+	}
+	out.ID, out.Provider, out.State, out.Known = res.ID, res.Provider, res.State, true
+	return out, nil
+}

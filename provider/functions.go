@@ -1,0 +1,40 @@
+package provider
+
+import (
+	"context"
+	"errors"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/provider/storage"
+)
+
+// GetObjectToken is the token of the getObject function.
+const GetObjectToken = "sitekit:index:getObject"
+
+// GetObjectArgs are getObject's arguments.
+type GetObjectArgs struct {
+	Bucket string `pulumi:"bucket"`
+	Key    string `pulumi:"key"`
+}
+
+// GetObjectResult is what getObject returns.
+type GetObjectResult struct {
+	Content     string `pulumi:"content"`
+	ContentType string `pulumi:"contentType"`
+	ETag        string `pulumi:"etag"`
+}
+
+func (b *backend) getObject(ctx context.Context, args GetObjectArgs) (GetObjectResult, error) {
+	st, err := b.get()
+	if err != nil {
+		return GetObjectResult{}, err
+	}
+	o, err := st.GetObject(ctx, args.Bucket, args.Key)
+	if errors.Is(err, storage.ErrNotFound) {
+		return GetObjectResult{}, host.Errorf("key", "no object %q in bucket %q", args.Key, args.Bucket)
+	}
+	if err != nil {
+		return GetObjectResult{}, err
+	}
+	return GetObjectResult{Content: o.Content, ContentType: o.ContentType, ETag: storage.ETag(o.Content)}, nil
+}
