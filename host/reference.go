@@ -38,6 +38,9 @@ func (c *Component) Resolve(ctx context.Context, v property.Value) (Resolved, er
 	}
 	out := Resolved{URN: string(ref.URN), Type: string(ref.URN.Type())}
 	if ref.ID.IsComputed() {
+		if !c.info.DryRun {
+			return out, fmt.Errorf("the reference to %s has no ID: the resource was never created", out.URN)
+		}
 		return out, nil // a custom resource not created yet (preview)
 	}
 	res, err := c.monitor.GetResource(ctx, monitorclient.GetResourceRequest{URN: out.URN})

@@ -91,7 +91,7 @@ func fakeResources(r fakemonitor.Registration) (string, property.Map, error) {
 			Set("bucketName", property.New("bucket-1")).
 			Set("endpoint", property.New("mem://bucket-1")), nil
 	case "sitekit:index:Object":
-		return "obj-" + r.Name, r.Inputs.Set("etag", property.New("etag-"+r.Name)), nil
+		return "obj-" + r.Name, r.Inputs.Set("etag", property.New("etag-"+r.Name)).Set("url", property.New("mem://"+r.Name)), nil
 	}
 	return "", r.Inputs, nil
 }
