@@ -1,0 +1,486 @@
+package fakemonitor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// monitorServer embeds UnimplementedResourceMonitorServer on purpose: the
+// RPCs a component host never needs (ReadResource, transforms, hooks,
+// packages, shutdown) answer Unimplemented, as a minimal engine may, and
+// new RPCs in later protocol versions do not break the build.
+type monitorServer struct {
+	pulumirpc.UnimplementedResourceMonitorServer
+	m *Monitor
+}
+
+// engineServer embeds UnimplementedEngineServer for the same reason:
+// StartDebugging and RequirePulumiVersion are out of scope.
+type engineServer struct {
+	pulumirpc.UnimplementedEngineServer
+	m *Monitor
+}
+
+func decodeMap(s *structpb.Struct) (property.Map, error) {
+	pm, err := plugin.UnmarshalProperties(s, plugin.MarshalOptions{
+		KeepUnknowns: true, KeepSecrets: true, KeepResources: true, KeepOutputValues: true,
+	})
+	if err != nil {
+		return property.Map{}, err
+	}
+	return resource.FromResourcePropertyMap(pm), nil
+}
+
+type encodeOpts struct {
+	secrets, resources, partialValues bool
+	secretKeys                        []string
+}
+
+// encodeMap marshals an answer the way the engine answers programs: no
+// output values; secrets/resources per the caller; top-level keys holding
+// unknowns dropped unless the caller supports partial values.
+func encodeMap(m property.Map, o encodeOpts) (*structpb.Struct, error) {
+	pm := resource.ToResourcePropertyMap(m)
+	for _, k := range o.secretKeys {
+		if v, ok := pm[resource.PropertyKey(k)]; ok && !v.IsSecret() {
+			pm[resource.PropertyKey(k)] = resource.MakeSecret(v)
+		}
+	}
+	if !o.partialValues {
+		for k, v := range pm {
+			if v.ContainsUnknowns() {
+				delete(pm, k)
+			}
+		}
+	}
+	return plugin.MarshalProperties(pm, plugin.MarshalOptions{
+		KeepUnknowns: true, KeepSecrets: o.secrets, KeepResources: o.resources,
+	})
+}
+
+// stripDeps drops dependency markers, as a provider's outputs have none.
+func stripDeps(v property.Value) property.Value {
+	v = v.WithDependencies(nil)
+	switch {
+	case v.IsArray():
+		arr := v.AsArray().AsSlice()
+		for i := range arr {
+			arr[i] = stripDeps(arr[i])
+		}
+		return property.WithGoValue(v, arr)
+	case v.IsMap():
+		mm := v.AsMap().AsMap()
+		for k := range mm {
+			mm[k] = stripDeps(mm[k])
+		}
+		return property.WithGoValue(v, mm)
+	}
+	return v
+}
+
+func mapDeps(m property.Map) map[string][]string {
+	out := map[string][]string{}
+	for k, v := range m.All {
+		var deps []string
+		var walk func(property.Value)
+		walk = func(v property.Value) {
+			for _, d := range v.Dependencies() {
+				deps = append(deps, string(d))
+			}
+			switch {
+			case v.IsArray():
+				for _, e := range v.AsArray().All {
+					walk(e)
+				}
+			case v.IsMap():
+				for _, e := range v.AsMap().All {
+					walk(e)
+				}
+			}
+		}
+		walk(v)
+		if len(deps) > 0 {
+			slices.Sort(deps)
+			out[k] = slices.Compact(deps)
+		}
+	}
+	return out
+}
+
+func (s *monitorServer) GetDeploymentInfo(context.Context, *emptypb.Empty) (*pulumirpc.DeploymentInfo, error) {
+	s.m.deploymentInfoCalls.Add(1)
+	if s.m.cfg.noDeploymentInfo {
+		return nil, status.Error(codes.Unimplemented, "method GetDeploymentInfo not implemented")
+	}
+	info := &pulumirpc.DeploymentInfo{
+		Project: s.m.cfg.project,
+		Stack:   s.m.cfg.stack,
+		DryRun:  s.m.cfg.dryRun,
+	}
+	for _, id := range s.m.cfg.features {
+		info.SupportedFeatures = append(info.SupportedFeatures, featureEnums[id])
+	}
+	return info, nil
+}
+
+func (s *monitorServer) SupportsFeature(
+	_ context.Context, req *pulumirpc.SupportsFeatureRequest,
+) (*pulumirpc.SupportsFeatureResponse, error) {
+	s.m.supportsFeatureCalls.Add(1)
+	return &pulumirpc.SupportsFeatureResponse{HasSupport: slices.Contains(s.m.cfg.features, req.GetId())}, nil
+}
+
+func decodeRegistration(req *pulumirpc.RegisterResourceRequest) (Registration, error) {
+	inputs, err := decodeMap(req.GetObject())
+	if err != nil {
+		return Registration{}, fmt.Errorf("decoding inputs: %w", err)
+	}
+	r := Registration{
+		Type:                       req.GetType(),
+		Name:                       req.GetName(),
+		Parent:                     req.GetParent(),
+		Custom:                     req.GetCustom(),
+		Remote:                     req.GetRemote(),
+		Inputs:                     inputs,
+		Provider:                   req.GetProvider(),
+		Providers:                  maps.Clone(req.GetProviders()),
+		Dependencies:               slices.Clone(req.GetDependencies()),
+		AliasURNs:                  slices.Clone(req.GetAliasURNs()),
+		AliasSpecs:                 req.GetAliasSpecs(),
+		IgnoreChanges:              slices.Clone(req.GetIgnoreChanges()),
+		ReplaceOnChanges:           slices.Clone(req.GetReplaceOnChanges()),
+		AdditionalSecretOutputs:    slices.Clone(req.GetAdditionalSecretOutputs()),
+		DeleteBeforeReplace:        req.GetDeleteBeforeReplace(),
+		DeleteBeforeReplaceDefined: req.GetDeleteBeforeReplaceDefined(),
+		DeletedWith:                req.GetDeletedWith(),
+		Version:                    req.GetVersion(),
+		PluginDownloadURL:          req.GetPluginDownloadURL(),
+		ImportID:                   req.GetImportId(),
+		AcceptSecrets:              req.GetAcceptSecrets(),
+		AcceptResources:            req.GetAcceptResources(),
+		SupportsPartialValues:      req.GetSupportsPartialValues(),
+		SupportsResultReporting:    req.GetSupportsResultReporting(),
+		Raw:                        proto.Clone(req).(*pulumirpc.RegisterResourceRequest),
+	}
+	if req.Protect != nil {
+		r.Protect = new(req.GetProtect())
+	}
+	if req.RetainOnDelete != nil {
+		r.RetainOnDelete = new(req.GetRetainOnDelete())
+	}
+	if ct := req.GetCustomTimeouts(); ct != nil {
+		r.CustomTimeouts = &CustomTimeouts{
+			Create: ct.GetCreate(), Update: ct.GetUpdate(), Delete: ct.GetDelete(), Read: ct.GetRead(),
+		}
+	}
+	if pd := req.GetPropertyDependencies(); len(pd) > 0 {
+		r.PropertyDependencies = make(map[string][]string, len(pd))
+		for k, v := range pd {
+			r.PropertyDependencies[k] = slices.Clone(v.GetUrns())
+		}
+	}
+	for _, a := range req.GetAliases() {
+		if u := a.GetUrn(); u != "" {
+			r.Aliases = append(r.Aliases, Alias{URN: u})
+			continue
+		}
+		sp := a.GetSpec()
+		r.Aliases = append(r.Aliases, Alias{
+			Name: sp.GetName(), Type: sp.GetType(), Stack: sp.GetStack(), Project: sp.GetProject(),
+			ParentURN: sp.GetParentUrn(), NoParent: sp.GetNoParent(),
+		})
+	}
+	return r, nil
+}
+
+// urnFor applies the URN rule: the parent's qualified type is prefixed
+// unless the parent is empty or the root stack.
+func (m *Monitor) urnFor(parent, typ, name string) (string, error) {
+	var parentType tokens.Type
+	if parent != "" {
+		pu := urn.URN(parent)
+		if !pu.IsValid() {
+			return "", fmt.Errorf("invalid parent URN %q", parent)
+		}
+		parentType = pu.QualifiedType()
+	}
+	return string(urn.New(tokens.QName(m.cfg.stack), tokens.PackageName(m.cfg.project),
+		parentType, tokens.Type(typ), name)), nil
+}
+
+func (s *monitorServer) RegisterResource(
+	_ context.Context, req *pulumirpc.RegisterResourceRequest,
+) (*pulumirpc.RegisterResourceResponse, error) {
+	m := s.m
+	reg, err := decodeRegistration(req)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	if (reg.Custom || reg.Remote) && strings.Count(reg.Type, ":") != 2 {
+		return nil, status.Errorf(codes.InvalidArgument, "invalid type token %q: expected pkg:module:Type", reg.Type)
+	}
+	if reg.URN, err = m.urnFor(reg.Parent, reg.Type, reg.Name); err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+
+	dupErr := func() error {
+		return status.Errorf(codes.InvalidArgument,
+			"Duplicate resource URN '%s'; try giving it a unique name", reg.URN)
+	}
+	m.mu.Lock()
+	_, dup := m.byURN[reg.URN]
+	m.mu.Unlock()
+	if dup {
+		return nil, dupErr()
+	}
+
+	// Hooks run without the lock: they may call the Monitor's accessors.
+	var hookErr error
+	var outputs property.Map
+	switch {
+	case m.cfg.registerHook != nil:
+		reg.ID, outputs, hookErr = m.cfg.registerHook(reg)
+	case reg.Custom:
+		reg.ID = "id-" + reg.Name
+		outputs = stripDeps(property.New(reg.Inputs)).AsMap()
+	}
+	if !reg.Custom {
+		reg.ID = ""
+		if !reg.Remote {
+			outputs = property.Map{} // local components: outputs come via RegisterResourceOutputs
+		}
+	}
+	if reg.Custom && m.cfg.dryRun {
+		reg.ID = ""
+		if m.cfg.previewUnknowns != nil {
+			for _, k := range m.cfg.previewUnknowns(reg) {
+				outputs = outputs.Set(k, property.New(property.Computed))
+			}
+		}
+	}
+	if hookErr != nil {
+		outputs = property.Map{}
+	}
+	reg.Outputs = outputs
+
+	m.mu.Lock()
+	if _, dup := m.byURN[reg.URN]; dup {
+		m.mu.Unlock()
+		return nil, dupErr()
+	}
+	m.byURN[reg.URN] = len(m.registrations)
+	m.registrations = append(m.registrations, reg)
+	m.mu.Unlock()
+
+	if hookErr != nil {
+		result := pulumirpc.Result_FAIL
+		if errors.Is(hookErr, ErrSkip) {
+			result = pulumirpc.Result_SKIP
+		}
+		if reg.SupportsResultReporting && (errors.Is(hookErr, ErrFail) || errors.Is(hookErr, ErrSkip)) {
+			return &pulumirpc.RegisterResourceResponse{Urn: reg.URN, Result: result}, nil
+		}
+		return nil, status.Error(codes.Unknown, hookErr.Error())
+	}
+
+	obj, err := encodeMap(outputs, encodeOpts{
+		secrets:       reg.AcceptSecrets,
+		resources:     reg.AcceptResources,
+		partialValues: reg.SupportsPartialValues,
+		secretKeys:    reg.AdditionalSecretOutputs,
+	})
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "encoding outputs: %v", err)
+	}
+	resp := &pulumirpc.RegisterResourceResponse{Urn: reg.URN, Id: reg.ID, Object: obj}
+	if reg.Remote {
+		for k, deps := range mapDeps(outputs) {
+			if resp.PropertyDependencies == nil {
+				resp.PropertyDependencies = map[string]*pulumirpc.RegisterResourceResponse_PropertyDependencies{}
+			}
+			resp.PropertyDependencies[k] = &pulumirpc.RegisterResourceResponse_PropertyDependencies{Urns: deps}
+		}
+	}
+	return resp, nil
+}
+
+func (s *monitorServer) RegisterResourceOutputs(
+	_ context.Context, req *pulumirpc.RegisterResourceOutputsRequest,
+) (*emptypb.Empty, error) {
+	outs, err := decodeMap(req.GetOutputs())
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "decoding outputs: %v", err)
+	}
+	m := s.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// Like the engine: only once, and only after the registration.
+	if _, ok := m.byURN[req.GetUrn()]; !ok || m.outputsDone[req.GetUrn()] {
+		return nil, status.Errorf(codes.FailedPrecondition,
+			"cannot complete a resource '%v' whose registration isn't pending", req.GetUrn())
+	}
+	m.outputsDone[req.GetUrn()] = true
+	m.outputs[req.GetUrn()] = outs
+	return &emptypb.Empty{}, nil
+}
+
+func toRPCFailures(fs []CheckFailure) []*pulumirpc.CheckFailure {
+	var out []*pulumirpc.CheckFailure
+	for _, f := range fs {
+		out = append(out, &pulumirpc.CheckFailure{Property: f.Property, Reason: f.Reason})
+	}
+	return out
+}
+
+func (s *monitorServer) Invoke(
+	_ context.Context, req *pulumirpc.ResourceInvokeRequest,
+) (*pulumirpc.ResourceInvokeResponse, error) {
+	args, err := decodeMap(req.GetArgs())
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "decoding args: %v", err)
+	}
+	var ret property.Map
+	var failures []CheckFailure
+	if req.GetTok() == "pulumi:pulumi:getResource" {
+		ret, err = s.getResource(args)
+	} else {
+		inv := Invocation{
+			Token: req.GetTok(), Args: args, Provider: req.GetProvider(), Version: req.GetVersion(),
+			DependsOn: slices.Clone(req.GetDependsOn()), Parent: req.GetParent(),
+			Raw: proto.Clone(req).(*pulumirpc.ResourceInvokeRequest),
+		}
+		s.m.mu.Lock()
+		s.m.invocations = append(s.m.invocations, inv)
+		s.m.mu.Unlock()
+		if s.m.cfg.invokeHook == nil {
+			return nil, status.Errorf(codes.Unimplemented, "fakemonitor: no invoke hook for %q", req.GetTok())
+		}
+		var res InvokeResult
+		res, err = s.m.cfg.invokeHook(inv)
+		if err == nil && res.Unknown {
+			return &pulumirpc.ResourceInvokeResponse{Unknown: true}, nil
+		}
+		ret, failures = res.Return, res.Failures
+	}
+	if err != nil {
+		return nil, status.Errorf(codes.Unknown, "invocation of %v returned an error: %v", req.GetTok(), err)
+	}
+	obj, err := encodeMap(ret, encodeOpts{secrets: true, resources: req.GetAcceptResources(), partialValues: true})
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "encoding return: %v", err)
+	}
+	return &pulumirpc.ResourceInvokeResponse{Return: obj, Failures: toRPCFailures(failures)}, nil
+}
+
+// getResource is the builtin pulumi:pulumi:getResource: {urn, id, provider,
+// state} of a resource registered in this deployment.
+func (s *monitorServer) getResource(args property.Map) (property.Map, error) {
+	u := args.Get("urn")
+	if !u.IsString() {
+		return property.Map{}, errors.New("the 'urn' argument must be a string")
+	}
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	i, ok := s.m.byURN[u.AsString()]
+	if !ok {
+		return property.Map{}, fmt.Errorf("unknown resource %v", u.AsString())
+	}
+	reg := s.m.registrations[i]
+	state := reg.Outputs
+	if o, ok := s.m.outputs[reg.URN]; ok {
+		state = o
+	}
+	return property.NewMap(map[string]property.Value{
+		"urn":      property.New(reg.URN),
+		"id":       property.New(reg.ID),
+		"provider": property.New(reg.Provider),
+		"state":    property.New(state),
+	}), nil
+}
+
+func (s *monitorServer) Call(_ context.Context, req *pulumirpc.ResourceCallRequest) (*pulumirpc.CallResponse, error) {
+	args, err := decodeMap(req.GetArgs())
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "decoding args: %v", err)
+	}
+	c := Call{
+		Token: req.GetTok(), Args: args, Provider: req.GetProvider(), Version: req.GetVersion(),
+		Raw: proto.Clone(req).(*pulumirpc.ResourceCallRequest),
+	}
+	if ad := req.GetArgDependencies(); len(ad) > 0 {
+		c.ArgDependencies = make(map[string][]string, len(ad))
+		for k, v := range ad {
+			c.ArgDependencies[k] = slices.Clone(v.GetUrns())
+		}
+	}
+	s.m.mu.Lock()
+	s.m.calls = append(s.m.calls, c)
+	s.m.mu.Unlock()
+	if s.m.cfg.callHook == nil {
+		return nil, status.Errorf(codes.Unimplemented, "fakemonitor: no call hook for %q", req.GetTok())
+	}
+	res, err := s.m.cfg.callHook(c)
+	if err != nil {
+		return nil, status.Errorf(codes.Unknown, "call of %v returned an error: %v", req.GetTok(), err)
+	}
+	obj, err := encodeMap(res.Return, encodeOpts{secrets: true, resources: true, partialValues: true})
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "encoding return: %v", err)
+	}
+	resp := &pulumirpc.CallResponse{Return: obj, Failures: toRPCFailures(res.Failures)}
+	deps := mapDeps(res.Return)
+	for k, v := range res.ReturnDependencies {
+		deps[k] = append(deps[k], v...)
+	}
+	for k, v := range deps {
+		slices.Sort(v)
+		if resp.ReturnDependencies == nil {
+			resp.ReturnDependencies = map[string]*pulumirpc.CallResponse_ReturnDependencies{}
+		}
+		resp.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: slices.Compact(v)}
+	}
+	return resp, nil
+}
+
+func (s *engineServer) Log(_ context.Context, req *pulumirpc.LogRequest) (*emptypb.Empty, error) {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	s.m.logs = append(s.m.logs, LogEntry{
+		Severity: req.GetSeverity(), Message: req.GetMessage(), URN: req.GetUrn(),
+		StreamID: req.GetStreamId(), Ephemeral: req.GetEphemeral(),
+	})
+	return &emptypb.Empty{}, nil
+}
+
+func (s *engineServer) GetRootResource(
+	context.Context, *pulumirpc.GetRootResourceRequest,
+) (*pulumirpc.GetRootResourceResponse, error) {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	return &pulumirpc.GetRootResourceResponse{Urn: s.m.root}, nil
+}
+
+func (s *engineServer) SetRootResource(
+	_ context.Context, req *pulumirpc.SetRootResourceRequest,
+) (*pulumirpc.SetRootResourceResponse, error) {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	s.m.root = req.GetUrn()
+	return &pulumirpc.SetRootResourceResponse{}, nil
+}

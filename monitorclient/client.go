@@ -1,0 +1,186 @@
+package monitorclient
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/emptypb"
+)
+
+// Option configures Dial, DialEngine and NewPool.
+type Option func(*options)
+
+type options struct {
+	dialOpts []grpc.DialOption
+}
+
+// WithDialOptions adds gRPC dial options (e.g. grpc.WithContextDialer)
+// after the defaults (insecure credentials, 400 MiB messages).
+func WithDialOptions(opts ...grpc.DialOption) Option {
+	return func(o *options) { o.dialOpts = append(o.dialOpts, opts...) }
+}
+
+func buildDialOptions(opts []Option) []grpc.DialOption {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return append([]grpc.DialOption{
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		rpcutil.GrpcChannelOptions(),
+	}, o.dialOpts...)
+}
+
+// Client talks to one ResourceMonitor. It is safe for concurrent use.
+type Client struct {
+	addr     string
+	conn     *grpc.ClientConn
+	monitor  pulumirpc.ResourceMonitorClient
+	features Features
+	info     *DeploymentInfo
+}
+
+// Dial connects to the monitor at monitorAddr (host:port) and negotiates
+// features: GetDeploymentInfo, or SupportsFeature per legacy id if the
+// monitor does not implement it. Prefer Pool.Get, which does this once per
+// address.
+func Dial(ctx context.Context, monitorAddr string, opts ...Option) (*Client, error) {
+	conn, err := grpc.NewClient(monitorAddr, buildDialOptions(opts)...)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to resource monitor %s: %w", monitorAddr, err)
+	}
+	c := &Client{addr: monitorAddr, conn: conn, monitor: pulumirpc.NewResourceMonitorClient(conn)}
+	if err := c.negotiate(ctx); err != nil {
+		_ = conn.Close()
+		return nil, fmt.Errorf("resource monitor %s: %w", monitorAddr, err)
+	}
+	return c, nil
+}
+
+func (c *Client) negotiate(ctx context.Context) error {
+	di, err := c.monitor.GetDeploymentInfo(ctx, &emptypb.Empty{})
+	if err == nil {
+		c.features = featuresFromList(di.GetSupportedFeatures())
+		c.info = new(fromRPCDeploymentInfo(di))
+		return nil
+	}
+	if status.Code(err) != codes.Unimplemented {
+		return fmt.Errorf("checking monitor features: %w", err)
+	}
+	for _, id := range slices.Sorted(maps.Keys(legacyFeatures)) {
+		r, err := c.monitor.SupportsFeature(ctx, &pulumirpc.SupportsFeatureRequest{Id: id})
+		if err != nil {
+			return fmt.Errorf("checking monitor feature %q: %w", id, err)
+		}
+		if r.GetHasSupport() {
+			legacyFeatures[id](&c.features)
+		}
+	}
+	return nil
+}
+
+// Addr is the monitor address this client was dialled with.
+func (c *Client) Addr() string { return c.addr }
+
+// Features are the features negotiated at dial time.
+func (c *Client) Features() Features { return c.features }
+
+// DeploymentInfo is what GetDeploymentInfo returned; ok is false if the
+// monitor does not implement it.
+func (c *Client) DeploymentInfo() (info DeploymentInfo, ok bool) {
+	if c.info == nil {
+		return DeploymentInfo{}, false
+	}
+	i := *c.info
+	i.Config = maps.Clone(i.Config)
+	i.ConfigSecretKeys = slices.Clone(i.ConfigSecretKeys)
+	return i, true
+}
+
+// Close closes the connection.
+func (c *Client) Close() error { return c.conn.Close() }
+
+// RegisterResource registers a resource and waits for the monitor's answer.
+// A failed or skipped registration is reported in the response's Result,
+// not as an error.
+func (c *Client) RegisterResource(ctx context.Context, req RegisterResourceRequest) (RegisterResourceResponse, error) {
+	target := fmt.Sprintf("%s %q", req.Type, req.Name)
+	rreq, err := toRPCRegisterResourceRequest(req, c.features)
+	if err != nil {
+		return RegisterResourceResponse{}, wrapErr("register resource", target, err)
+	}
+	resp, err := c.monitor.RegisterResource(ctx, rreq)
+	if err != nil {
+		return RegisterResourceResponse{}, wrapErr("register resource", target, err)
+	}
+	out, err := fromRPCRegisterResourceResponse(resp)
+	return out, wrapErr("register resource", target, err)
+}
+
+// RegisterResourceOutputs records the outputs of a component.
+func (c *Client) RegisterResourceOutputs(
+	ctx context.Context, req RegisterResourceOutputsRequest,
+) (RegisterResourceOutputsResponse, error) {
+	rreq, err := toRPCRegisterResourceOutputsRequest(req, c.features)
+	if err == nil {
+		_, err = c.monitor.RegisterResourceOutputs(ctx, rreq)
+	}
+	return RegisterResourceOutputsResponse{}, wrapErr("register outputs of", req.URN, err)
+}
+
+// Invoke calls a provider function. Provider failures come back as a
+// *FailuresError.
+func (c *Client) Invoke(ctx context.Context, req InvokeRequest) (InvokeResponse, error) {
+	out, err := c.invoke(ctx, req)
+	return out, wrapErr("invoke", req.Token, err)
+}
+
+func (c *Client) invoke(ctx context.Context, req InvokeRequest) (InvokeResponse, error) {
+	rreq, err := toRPCInvokeRequest(req, c.features)
+	if err != nil {
+		return InvokeResponse{}, err
+	}
+	resp, err := c.monitor.Invoke(ctx, rreq)
+	if err != nil {
+		return InvokeResponse{}, err
+	}
+	return fromRPCInvokeResponse(req.Token, resp)
+}
+
+// GetResource reads a resource registered in this deployment through the
+// builtin pulumi:pulumi:getResource invoke.
+func (c *Client) GetResource(ctx context.Context, req GetResourceRequest) (GetResourceResponse, error) {
+	resp, err := c.invoke(ctx, InvokeRequest{
+		Token: getResourceToken,
+		Args:  property.NewMap(map[string]property.Value{"urn": property.New(req.URN)}),
+	})
+	if err != nil {
+		return GetResourceResponse{}, wrapErr("get resource", req.URN, err)
+	}
+	out, err := fromGetResourceReturn(resp.Return)
+	return out, wrapErr("get resource", req.URN, err)
+}
+
+// Call calls a resource method. Provider failures come back as a
+// *FailuresError.
+func (c *Client) Call(ctx context.Context, req CallRequest) (CallResponse, error) {
+	rreq, err := toRPCCallRequest(req, c.features)
+	if err != nil {
+		return CallResponse{}, wrapErr("call", req.Token, err)
+	}
+	resp, err := c.monitor.Call(ctx, rreq)
+	if err != nil {
+		return CallResponse{}, wrapErr("call", req.Token, err)
+	}
+	out, err := fromRPCCallResponse(req.Token, resp)
+	return out, wrapErr("call", req.Token, err)
+}

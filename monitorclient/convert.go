@@ -1,0 +1,563 @@
+package monitorclient
+
+// Converters between this package's types and pulumirpc messages. They are
+// pure functions so they can be table-tested without a server.
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// wireOpts says which value kinds may travel as such; the rest is
+// downgraded the way plugin.MarshalProperties does.
+type wireOpts struct {
+	secrets      bool
+	resources    bool
+	outputValues bool
+	byteString   bool
+}
+
+func marshalMap(m property.Map, o wireOpts) (*structpb.Struct, error) {
+	return plugin.MarshalProperties(resource.ToResourcePropertyMap(m), plugin.MarshalOptions{
+		KeepUnknowns:     true,
+		KeepSecrets:      o.secrets,
+		KeepResources:    o.resources,
+		KeepOutputValues: o.outputValues,
+		KeepByteString:   o.byteString,
+	})
+}
+
+// unmarshalMap reads values with everything kept; output values become
+// secret/computed/dependency markers.
+func unmarshalMap(s *structpb.Struct) (property.Map, error) {
+	if s == nil {
+		return property.Map{}, nil
+	}
+	pm, err := plugin.UnmarshalProperties(s, plugin.MarshalOptions{
+		KeepUnknowns:     true,
+		KeepSecrets:      true,
+		KeepResources:    true,
+		KeepOutputValues: true,
+	})
+	if err != nil {
+		return property.Map{}, err
+	}
+	return resource.FromResourcePropertyMap(pm), nil
+}
+
+// valueDeps returns every dependency marker in v, nested ones included.
+func valueDeps(v property.Value) []string {
+	var out []string
+	var walk func(property.Value)
+	walk = func(v property.Value) {
+		for _, d := range v.Dependencies() {
+			out = append(out, string(d))
+		}
+		switch {
+		case v.IsArray():
+			for _, e := range v.AsArray().All {
+				walk(e)
+			}
+		case v.IsMap():
+			for _, e := range v.AsMap().All {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// sortedUnion returns the sorted, deduplicated union of the lists; never nil.
+func sortedUnion(lists ...[]string) []string {
+	out := []string{}
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// mergeKeyDeps gives every key of m (and of explicit) the union of its
+// explicit dependencies and the markers found on its value, like the Go SDK,
+// which sends an entry for every input. It also returns the union of all.
+func mergeKeyDeps(m property.Map, explicit map[string][]string) (map[string][]string, []string) {
+	if m.Len() == 0 && len(explicit) == 0 {
+		return nil, nil
+	}
+	perKey := make(map[string][]string, m.Len()+len(explicit))
+	var all []string
+	for k, v := range m.All {
+		perKey[k] = sortedUnion(explicit[k], valueDeps(v))
+	}
+	for k, deps := range explicit {
+		if _, ok := perKey[k]; !ok {
+			perKey[k] = sortedUnion(deps)
+		}
+	}
+	for _, deps := range perKey {
+		all = append(all, deps...)
+	}
+	return perKey, sortedUnion(all)
+}
+
+func toRPCAlias(a Alias) (*pulumirpc.Alias, error) {
+	switch {
+	case a.URN != "" && a.Spec != nil:
+		return nil, errors.New("alias has both a URN and a spec")
+	case a.URN != "":
+		return &pulumirpc.Alias{Alias: &pulumirpc.Alias_Urn{Urn: a.URN}}, nil
+	case a.Spec != nil:
+		s := a.Spec
+		if s.NoParent && s.ParentURN != "" {
+			return nil, errors.New("alias spec has both a parent URN and NoParent")
+		}
+		spec := &pulumirpc.Alias_Spec{Name: s.Name, Type: s.Type, Stack: s.Stack, Project: s.Project}
+		switch {
+		case s.NoParent:
+			spec.Parent = &pulumirpc.Alias_Spec_NoParent{NoParent: true}
+		case s.ParentURN != "":
+			spec.Parent = &pulumirpc.Alias_Spec_ParentUrn{ParentUrn: s.ParentURN}
+		}
+		return &pulumirpc.Alias{Alias: &pulumirpc.Alias_Spec_{Spec: spec}}, nil
+	default:
+		return nil, errors.New("alias has neither a URN nor a spec")
+	}
+}
+
+// collapseAlias turns an alias into a URN for monitors without alias specs,
+// filling empty parts from the resource (as the Go SDK does). Stack and
+// project default to those of the parent URN.
+func collapseAlias(a Alias, typ, name, parent string) (string, error) {
+	if _, err := toRPCAlias(a); err != nil {
+		return "", err
+	}
+	if a.URN != "" {
+		return a.URN, nil
+	}
+	s := a.Spec
+	if s.Name != "" {
+		name = s.Name
+	}
+	if s.Type != "" {
+		typ = s.Type
+	}
+	aliasParent := parent
+	switch {
+	case s.NoParent:
+		aliasParent = ""
+	case s.ParentURN != "":
+		aliasParent = s.ParentURN
+	}
+	stack, project := s.Stack, s.Project
+	for _, p := range []string{parent, aliasParent} {
+		if u := urn.URN(p); (stack == "" || project == "") && u.IsValid() {
+			if stack == "" {
+				stack = string(u.Stack())
+			}
+			if project == "" {
+				project = string(u.Project())
+			}
+		}
+	}
+	if stack == "" || project == "" {
+		return "", errors.New("cannot compute alias URN: no stack/project given and no parent URN to take them from")
+	}
+	var parentType tokens.Type
+	if u := urn.URN(aliasParent); aliasParent != "" {
+		if !u.IsValid() {
+			return "", fmt.Errorf("alias parent %q is not a valid URN", aliasParent)
+		}
+		parentType = u.QualifiedType()
+	}
+	return string(urn.New(tokens.QName(stack), tokens.PackageName(project), parentType, tokens.Type(typ), name)), nil
+}
+
+func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pulumirpc.RegisterResourceRequest, error) {
+	if req.Type == "" {
+		return nil, errors.New("resource type cannot be empty")
+	}
+	if req.Name == "" {
+		return nil, errors.New("resource name cannot be empty")
+	}
+	if req.DeletedWith != "" && !f.DeletedWith {
+		return nil, errors.New("the monitor does not support the DeletedWith option")
+	}
+	obj, err := marshalMap(req.Inputs, wireOpts{
+		secrets:   f.Secrets,
+		resources: f.ResourceReferences,
+		// Like the Go SDK: output values only for multi-language components.
+		outputValues: req.Remote && f.OutputValues,
+		byteString:   f.ByteString,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("marshaling inputs: %w", err)
+	}
+	propDeps, allPropDeps := mergeKeyDeps(req.Inputs, req.PropertyDependencies)
+
+	out := &pulumirpc.RegisterResourceRequest{
+		Type:                    req.Type,
+		Name:                    req.Name,
+		Parent:                  req.Parent,
+		Custom:                  req.Custom,
+		Remote:                  req.Remote,
+		Object:                  obj,
+		Provider:                req.Provider,
+		Providers:               maps.Clone(req.Providers),
+		Dependencies:            sortedUnion(req.Dependencies, allPropDeps),
+		AdditionalSecretOutputs: slices.Clone(req.AdditionalSecretOutputs),
+		IgnoreChanges:           slices.Clone(req.IgnoreChanges),
+		ReplaceOnChanges:        slices.Clone(req.ReplaceOnChanges),
+		DeletedWith:             req.DeletedWith,
+		Version:                 req.Version,
+		PluginDownloadURL:       req.PluginDownloadURL,
+		ImportId:                req.ImportID,
+		AcceptSecrets:           true,
+		AcceptResources:         true,
+		AcceptsByteString:       true,
+		SupportsPartialValues:   true,
+		SupportsResultReporting: true,
+	}
+	if len(out.Dependencies) == 0 {
+		out.Dependencies = nil
+	}
+	if len(propDeps) > 0 {
+		out.PropertyDependencies = make(map[string]*pulumirpc.RegisterResourceRequest_PropertyDependencies, len(propDeps))
+		for k, urns := range propDeps {
+			out.PropertyDependencies[k] = &pulumirpc.RegisterResourceRequest_PropertyDependencies{Urns: urns}
+		}
+	}
+	if req.Protect != nil {
+		out.Protect = new(*req.Protect)
+	}
+	if req.RetainOnDelete != nil {
+		out.RetainOnDelete = new(*req.RetainOnDelete)
+	}
+	if req.DeleteBeforeReplace != nil {
+		out.DeleteBeforeReplace = *req.DeleteBeforeReplace
+		out.DeleteBeforeReplaceDefined = true
+	}
+	if ct := req.CustomTimeouts; ct != nil {
+		out.CustomTimeouts = &pulumirpc.RegisterResourceRequest_CustomTimeouts{
+			Create: ct.Create, Update: ct.Update, Delete: ct.Delete,
+		}
+	}
+	for _, a := range req.Aliases {
+		if f.AliasSpecs {
+			ra, err := toRPCAlias(a)
+			if err != nil {
+				return nil, err
+			}
+			out.Aliases = append(out.Aliases, ra)
+			out.AliasSpecs = true
+			continue
+		}
+		u, err := collapseAlias(a, req.Type, req.Name, req.Parent)
+		if err != nil {
+			return nil, err
+		}
+		out.AliasURNs = append(out.AliasURNs, u)
+	}
+	return out, nil
+}
+
+func fromRPCResult(r pulumirpc.Result) Result {
+	switch r {
+	case pulumirpc.Result_FAIL:
+		return ResultFail
+	case pulumirpc.Result_SKIP:
+		return ResultSkip
+	default:
+		return ResultSuccess
+	}
+}
+
+func fromRPCRegisterResourceResponse(resp *pulumirpc.RegisterResourceResponse) (RegisterResourceResponse, error) {
+	if resp == nil {
+		return RegisterResourceResponse{}, nil
+	}
+	outs, err := unmarshalMap(resp.GetObject())
+	if err != nil {
+		return RegisterResourceResponse{}, fmt.Errorf("unmarshaling outputs: %w", err)
+	}
+	out := RegisterResourceResponse{
+		URN:     resp.GetUrn(),
+		ID:      resp.GetId(),
+		Outputs: outs,
+		Stables: slices.Clone(resp.GetStables()),
+		Result:  fromRPCResult(resp.GetResult()),
+		Unknown: resp.GetUnknown(),
+	}
+	if pd := resp.GetPropertyDependencies(); len(pd) > 0 {
+		out.PropertyDependencies = make(map[string][]string, len(pd))
+		for k, v := range pd {
+			out.PropertyDependencies[k] = slices.Clone(v.GetUrns())
+		}
+	}
+	return out, nil
+}
+
+func toRPCRegisterResourceOutputsRequest(
+	req RegisterResourceOutputsRequest, f Features,
+) (*pulumirpc.RegisterResourceOutputsRequest, error) {
+	if req.URN == "" {
+		return nil, errors.New("URN cannot be empty")
+	}
+	outs, err := marshalMap(req.Outputs, wireOpts{
+		secrets: f.Secrets, resources: f.ResourceReferences, byteString: f.ByteString,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("marshaling outputs: %w", err)
+	}
+	return &pulumirpc.RegisterResourceOutputsRequest{Urn: req.URN, Outputs: outs}, nil
+}
+
+func toRPCInvokeRequest(req InvokeRequest, f Features) (*pulumirpc.ResourceInvokeRequest, error) {
+	if req.Token == "" {
+		return nil, errors.New("function token cannot be empty")
+	}
+	args, err := marshalMap(req.Args, wireOpts{
+		secrets: f.Secrets, resources: f.ResourceReferences, byteString: f.ByteString,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("marshaling arguments: %w", err)
+	}
+	return &pulumirpc.ResourceInvokeRequest{
+		Tok:               req.Token,
+		Args:              args,
+		Provider:          req.Provider,
+		Version:           req.Version,
+		PluginDownloadURL: req.PluginDownloadURL,
+		DependsOn:         slices.Clone(req.DependsOn),
+		Parent:            req.Parent,
+		AcceptResources:   true,
+		AcceptsByteString: true,
+	}, nil
+}
+
+func fromRPCFailures(fs []*pulumirpc.CheckFailure) []CheckFailure {
+	out := make([]CheckFailure, len(fs))
+	for i, f := range fs {
+		out[i] = CheckFailure{Property: f.GetProperty(), Reason: f.GetReason()}
+	}
+	return out
+}
+
+func fromRPCInvokeResponse(tok string, resp *pulumirpc.ResourceInvokeResponse) (InvokeResponse, error) {
+	if resp == nil {
+		return InvokeResponse{Return: property.Map{}}, nil
+	}
+	if len(resp.GetFailures()) > 0 {
+		return InvokeResponse{}, &FailuresError{Token: tok, Failures: fromRPCFailures(resp.GetFailures())}
+	}
+	if resp.GetUnknown() {
+		return InvokeResponse{Return: property.Map{}, Unknown: true}, nil
+	}
+	ret, err := unmarshalMap(resp.GetReturn())
+	if err != nil {
+		return InvokeResponse{}, fmt.Errorf("unmarshaling return: %w", err)
+	}
+	return InvokeResponse{Return: ret}, nil
+}
+
+// getResourceToken is the engine's builtin for reading a registered resource.
+const getResourceToken = "pulumi:pulumi:getResource"
+
+func fromGetResourceReturn(ret property.Map) (GetResourceResponse, error) {
+	str := func(k string) (string, error) {
+		v := ret.Get(k)
+		switch {
+		case v.IsNull():
+			return "", nil
+		case v.IsString():
+			return v.AsString(), nil
+		default:
+			return "", fmt.Errorf("getResource result: %q is not a string", k)
+		}
+	}
+	var out GetResourceResponse
+	var err error
+	if out.URN, err = str("urn"); err != nil {
+		return GetResourceResponse{}, err
+	}
+	if out.ID, err = str("id"); err != nil {
+		return GetResourceResponse{}, err
+	}
+	if out.Provider, err = str("provider"); err != nil {
+		return GetResourceResponse{}, err
+	}
+	switch st := ret.Get("state"); {
+	case st.IsMap():
+		out.State = st.AsMap()
+	case st.IsNull():
+	default:
+		return GetResourceResponse{}, errors.New("getResource result: state is not an object")
+	}
+	return out, nil
+}
+
+func toRPCCallRequest(req CallRequest, f Features) (*pulumirpc.ResourceCallRequest, error) {
+	if req.Token == "" {
+		return nil, errors.New("method token cannot be empty")
+	}
+	args, err := marshalMap(req.Args, wireOpts{
+		secrets:      f.Secrets,
+		resources:    f.ResourceReferences,
+		outputValues: f.OutputValues,
+		byteString:   f.ByteString,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("marshaling arguments: %w", err)
+	}
+	out := &pulumirpc.ResourceCallRequest{
+		Tok:               req.Token,
+		Args:              args,
+		Provider:          req.Provider,
+		Version:           req.Version,
+		PluginDownloadURL: req.PluginDownloadURL,
+		AcceptsByteString: true,
+	}
+	if argDeps, _ := mergeKeyDeps(req.Args, req.ArgDependencies); len(argDeps) > 0 {
+		out.ArgDependencies = make(map[string]*pulumirpc.ResourceCallRequest_ArgumentDependencies, len(argDeps))
+		for k, urns := range argDeps {
+			out.ArgDependencies[k] = &pulumirpc.ResourceCallRequest_ArgumentDependencies{Urns: urns}
+		}
+	}
+	return out, nil
+}
+
+func fromRPCCallResponse(tok string, resp *pulumirpc.CallResponse) (CallResponse, error) {
+	if resp == nil {
+		return CallResponse{Return: property.Map{}}, nil
+	}
+	if len(resp.GetFailures()) > 0 {
+		return CallResponse{}, &FailuresError{Token: tok, Failures: fromRPCFailures(resp.GetFailures())}
+	}
+	ret, err := unmarshalMap(resp.GetReturn())
+	if err != nil {
+		return CallResponse{}, fmt.Errorf("unmarshaling return: %w", err)
+	}
+	out := CallResponse{Return: ret}
+	if rd := resp.GetReturnDependencies(); len(rd) > 0 {
+		out.ReturnDependencies = make(map[string][]string, len(rd))
+		for k, v := range rd {
+			out.ReturnDependencies[k] = slices.Clone(v.GetUrns())
+		}
+	}
+	return out, nil
+}
+
+// legacyFeatures are the SupportsFeature ids probed when GetDeploymentInfo
+// is unimplemented. Unlike the Go SDK we also probe "secrets": the engine
+// answers it, and we only keep secrets when it is supported.
+var legacyFeatures = map[string]func(*Features){
+	"secrets":            func(f *Features) { f.Secrets = true },
+	"resourceReferences": func(f *Features) { f.ResourceReferences = true },
+	"outputValues":       func(f *Features) { f.OutputValues = true },
+	"aliasSpecs":         func(f *Features) { f.AliasSpecs = true },
+	"deletedWith":        func(f *Features) { f.DeletedWith = true },
+	"replaceWith":        func(f *Features) { f.ReplaceWith = true },
+	"transforms":         func(f *Features) { f.Transforms = true },
+	"invokeTransforms":   func(f *Features) { f.InvokeTransforms = true },
+	"parameterization":   func(f *Features) { f.Parameterization = true },
+	"resourceHooks":      func(f *Features) { f.ResourceHooks = true },
+	"errorHooks":         func(f *Features) { f.ErrorHooks = true },
+}
+
+func featuresFromList(list []pulumirpc.ResourceMonitorFeature) Features {
+	var f Features
+	for _, x := range list {
+		switch x {
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_SECRETS:
+			f.Secrets = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES:
+			f.ResourceReferences = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_OUTPUT_VALUES:
+			f.OutputValues = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_ALIAS_SPECS:
+			f.AliasSpecs = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_REPLACEMENT_TRIGGER:
+			f.ReplacementTrigger = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_DELETED_WITH:
+			f.DeletedWith = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_REPLACE_WITH:
+			f.ReplaceWith = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_TRANSFORMS:
+			f.Transforms = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_INVOKE_TRANSFORMS:
+			f.InvokeTransforms = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_PARAMETERIZATION:
+			f.Parameterization = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_RESOURCE_HOOKS:
+			f.ResourceHooks = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_ERROR_HOOKS:
+			f.ErrorHooks = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_SENDS_OPTIONS_TO_HOOKS:
+			f.SendsOptionsToHooks = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_BYTE_STRING:
+			f.ByteString = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_INVOKE_DEPENDS_ON:
+			f.InvokeDependsOn = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_INVOKE_PARENT:
+			f.InvokeParent = true
+		case pulumirpc.ResourceMonitorFeature_RESOURCE_MONITOR_FEATURE_STATE_MIGRATIONS:
+			f.StateMigrations = true
+		}
+	}
+	return f
+}
+
+func fromRPCDeploymentInfo(di *pulumirpc.DeploymentInfo) DeploymentInfo {
+	if di == nil {
+		return DeploymentInfo{}
+	}
+	return DeploymentInfo{
+		Project:          di.GetProject(),
+		Stack:            di.GetStack(),
+		Organization:     di.GetOrganization(),
+		Config:           maps.Clone(di.GetConfig()),
+		ConfigSecretKeys: slices.Clone(di.GetConfigSecretKeys()),
+		DryRun:           di.GetDryRun(),
+		Parallel:         di.GetParallel(),
+	}
+}
+
+func toRPCSeverity(s Severity) (pulumirpc.LogSeverity, error) {
+	switch s {
+	case SeverityDebug:
+		return pulumirpc.LogSeverity_DEBUG, nil
+	case SeverityInfo:
+		return pulumirpc.LogSeverity_INFO, nil
+	case SeverityWarning:
+		return pulumirpc.LogSeverity_WARNING, nil
+	case SeverityError:
+		return pulumirpc.LogSeverity_ERROR, nil
+	default:
+		return 0, fmt.Errorf("unknown log severity %d", int(s))
+	}
+}
+
+func toRPCLogRequest(req LogRequest) (*pulumirpc.LogRequest, error) {
+	sev, err := toRPCSeverity(req.Severity)
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.LogRequest{
+		Severity:  sev,
+		Message:   strings.ToValidUTF8(req.Message, "\uFFFD"),
+		Urn:       req.URN,
+		StreamId:  req.StreamID,
+		Ephemeral: req.Ephemeral,
+	}, nil
+}

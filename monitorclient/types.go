@@ -1,0 +1,230 @@
+package monitorclient
+
+import "github.com/pulumi/pulumi/sdk/v3/go/property"
+
+// Features are the protocol features the monitor advertised.
+type Features struct {
+	Secrets             bool
+	ResourceReferences  bool
+	OutputValues        bool
+	AliasSpecs          bool
+	ReplacementTrigger  bool
+	DeletedWith         bool
+	ReplaceWith         bool
+	Transforms          bool
+	InvokeTransforms    bool
+	Parameterization    bool
+	ResourceHooks       bool
+	ErrorHooks          bool
+	SendsOptionsToHooks bool
+	ByteString          bool
+	InvokeDependsOn     bool
+	InvokeParent        bool
+	StateMigrations     bool
+}
+
+// DeploymentInfo is what GetDeploymentInfo reported. It is only available
+// when the monitor implements that RPC.
+type DeploymentInfo struct {
+	Project          string
+	Stack            string
+	Organization     string
+	Config           map[string]string
+	ConfigSecretKeys []string
+	DryRun           bool
+	Parallel         int32
+}
+
+// Alias is one alias of a resource: either a full URN or a Spec.
+type Alias struct {
+	URN  string
+	Spec *AliasSpec
+}
+
+// AliasSpec describes an alias by parts; empty parts mean "same as the
+// resource". ParentURN and NoParent are exclusive; neither means "the
+// resource's own parent".
+type AliasSpec struct {
+	Name      string
+	Type      string
+	Stack     string
+	Project   string
+	ParentURN string
+	NoParent  bool
+}
+
+// CustomTimeouts are duration strings such as "5m".
+type CustomTimeouts struct {
+	Create string
+	Update string
+	Delete string
+}
+
+// RegisterResourceRequest registers a custom resource, a local component or
+// a remote (multi-language) component.
+type RegisterResourceRequest struct {
+	Type   string
+	Name   string
+	Parent string // parent URN
+	Custom bool
+	Remote bool
+
+	// Inputs may carry secret, unknown and dependency markers. Dependencies
+	// on values are added to PropertyDependencies and Dependencies.
+	Inputs property.Map
+
+	Provider             string            // "urn::id"
+	Providers            map[string]string // package -> "urn::id"
+	Dependencies         []string
+	PropertyDependencies map[string][]string
+
+	Aliases                 []Alias
+	AdditionalSecretOutputs []string
+	Protect                 *bool
+	IgnoreChanges           []string
+	ReplaceOnChanges        []string
+	CustomTimeouts          *CustomTimeouts
+	DeleteBeforeReplace     *bool
+	RetainOnDelete          *bool
+	DeletedWith             string
+	Version                 string
+	PluginDownloadURL       string
+	ImportID                string
+}
+
+// Result is the registration outcome the monitor reported.
+type Result int
+
+const (
+	ResultSuccess Result = iota
+	ResultFail
+	ResultSkip
+)
+
+func (r Result) String() string {
+	switch r {
+	case ResultSuccess:
+		return "success"
+	case ResultFail:
+		return "fail"
+	case ResultSkip:
+		return "skip"
+	default:
+		return "unknown"
+	}
+}
+
+// RegisterResourceResponse is the monitor's answer to a registration.
+type RegisterResourceResponse struct {
+	URN string
+	// ID is empty for components and for custom resources whose id is not
+	// known yet (preview).
+	ID string
+	// Outputs keep unknowns (property.Computed), secrets and resource
+	// references. Local components get an empty map.
+	Outputs              property.Map
+	Stables              []string
+	PropertyDependencies map[string][]string
+	// Result is ResultSuccess unless the monitor reported a failed or
+	// skipped registration; then Outputs should be treated as unknown.
+	Result Result
+	// Unknown means the outputs must be treated as unknown even though the
+	// registration succeeded (e.g. a create elided by a targeted update).
+	Unknown bool
+}
+
+// RegisterResourceOutputsRequest records a component's outputs.
+type RegisterResourceOutputsRequest struct {
+	URN     string
+	Outputs property.Map
+}
+
+// RegisterResourceOutputsResponse is empty; it exists so the method keeps
+// the Method(ctx, Request) (Response, error) shape.
+type RegisterResourceOutputsResponse struct{}
+
+// InvokeRequest calls a provider function through the monitor.
+type InvokeRequest struct {
+	Token             string
+	Args              property.Map
+	Provider          string // "urn::id"
+	Version           string
+	PluginDownloadURL string
+	// DependsOn makes the monitor answer Unknown while these resources are
+	// pending (only honoured if Features().InvokeDependsOn).
+	DependsOn []string
+	// Parent selects the provider from the parent's providers (honoured only
+	// if Features().InvokeParent).
+	Parent string
+}
+
+// InvokeResponse carries the function result. Failures come back as a
+// *FailuresError instead.
+type InvokeResponse struct {
+	Return property.Map
+	// Unknown means the monitor declined to run the invoke because
+	// dependencies are pending; Return is then empty.
+	Unknown bool
+}
+
+// GetResourceRequest asks for a resource registered in this deployment.
+type GetResourceRequest struct {
+	URN string
+}
+
+// GetResourceResponse is the answer of the builtin pulumi:pulumi:getResource.
+type GetResourceResponse struct {
+	URN      string
+	ID       string // empty for components
+	Provider string // "urn::id", empty if none
+	State    property.Map
+}
+
+// CallRequest calls a method of a resource through the monitor. The
+// receiver, if any, goes in Args["__self__"] as a resource reference.
+type CallRequest struct {
+	Token string
+	// Args may carry markers; dependencies on values are added to
+	// ArgDependencies.
+	Args              property.Map
+	ArgDependencies   map[string][]string
+	Provider          string // "urn::id"
+	Version           string
+	PluginDownloadURL string
+}
+
+// CallResponse carries the method's return values. Failures come back as a
+// *FailuresError instead.
+type CallResponse struct {
+	Return             property.Map
+	ReturnDependencies map[string][]string
+}
+
+// CheckFailure is one input the provider rejected.
+type CheckFailure struct {
+	Property string
+	Reason   string
+}
+
+// Severity of a log message.
+type Severity int
+
+const (
+	SeverityDebug Severity = iota
+	SeverityInfo
+	SeverityWarning
+	SeverityError
+)
+
+// LogRequest is one message for the engine's diagnostics. URN attaches it to
+// a resource; Ephemeral makes it a status line.
+type LogRequest struct {
+	Severity  Severity
+	Message   string
+	URN       string
+	StreamID  int32
+	Ephemeral bool
+}
+
+// LogResponse is empty; see RegisterResourceOutputsResponse.
+type LogResponse struct{}
