@@ -1,0 +1,201 @@
+package tests
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/polyhost/polyhost/tests/engine"
+	"github.com/polyhost/polyhost/tests/polyup"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"polyup": func() { os.Exit(polyup.Main(os.Args[1:], os.Stdout, os.Stderr)) },
+	})
+}
+
+// pluginDir holds the provider binary the scripts use, built once.
+var pluginDir string
+
+func buildPlugin(t *testing.T) string {
+	t.Helper()
+	if pluginDir != "" {
+		return pluginDir
+	}
+	dir := t.TempDir()
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "pulumi-resource-sitekit"), "../provider/cmd/pulumi-resource-sitekit")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, out)
+	}
+	pluginDir = dir
+	return dir
+}
+
+func TestScripts(t *testing.T) {
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugins := buildPlugin(t)
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(env *testscript.Env) error {
+			// Hermetic: HOME and caches of our own under $WORK, the Go
+			// caches shared so Go programs build fast.
+			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+			env.Setenv("PATH", plugins+string(os.PathListSeparator)+os.Getenv("PATH"))
+			env.Setenv("REPO", repo)
+			for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"} {
+				env.Setenv(k, goEnv(k))
+			}
+			env.Setenv("POLYHOST_NODE_MODULES", envOr("POLYHOST_NODE_MODULES", filepath.Join(repo, "tests", ".deps", "node", "node_modules")))
+			env.Setenv("POLYHOST_PYTHON", envOr("POLYHOST_PYTHON", filepath.Join(repo, "tests", ".deps", "venv", "bin", "python")))
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"state": cmdState,
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "linux" {
+				return runtime.GOOS == "linux", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+	})
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+func goEnv(k string) string {
+	out, err := exec.Command("go", "env", k).Output()
+	if err != nil {
+		return os.Getenv(k)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+const stateUsage = `usage: state FILE count TYPE N
+       state FILE has TYPE NAME
+       state FILE parent NAME PARENT-NAME
+       state FILE output KEY VALUE
+       state FILE secret KEY
+       state FILE field NAME KEY VALUE
+       state FILE setenv VAR NAME KEY`
+
+// cmdState asserts on a state file written by the embedded engine, with
+// secrets decrypted. Values compare in polyup's display form: strings
+// unquoted, numbers as Go prints them, secrets as [secret].
+func cmdState(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 3 {
+		ts.Fatalf("%s", stateUsage)
+	}
+	resources, err := engine.LoadResources(ts.MkAbs(args[0]))
+	ts.Check(err)
+	byName := func(name string) (engine.Resource, bool) {
+		for _, r := range resources {
+			if nameOf(r.URN) == name && !r.Delete {
+				return r, true
+			}
+		}
+		return engine.Resource{}, false
+	}
+	mustName := func(name string) engine.Resource {
+		r, ok := byName(name)
+		if !ok {
+			ts.Fatalf("no resource named %q in the state", name)
+		}
+		return r
+	}
+	check := func(ok bool, format string, a ...any) {
+		if ok == neg {
+			if neg {
+				ts.Fatalf("unexpectedly: "+format, a...)
+			}
+			ts.Fatalf(format, a...)
+		}
+	}
+	op, rest := args[1], args[2:]
+	switch {
+	case op == "count" && len(rest) == 2:
+		want, err := strconv.Atoi(rest[1])
+		ts.Check(err)
+		n := 0
+		for _, r := range resources {
+			if r.Type == rest[0] && !r.Delete {
+				n++
+			}
+		}
+		check(n == want, "%d resources of type %s, want %d", n, rest[0], want)
+	case op == "has" && len(rest) == 2:
+		r, ok := byName(rest[1])
+		check(ok && r.Type == rest[0], "resource %s %q present: %v (type %s)", rest[0], rest[1], ok, r.Type)
+	case op == "parent" && len(rest) == 2:
+		r, p := mustName(rest[0]), mustName(rest[1])
+		check(r.Parent == p.URN, "parent of %s is %s, want %s", rest[0], r.Parent, p.URN)
+	case op == "output" && len(rest) == 2:
+		got := display(stackOutputs(ts, resources).Get(rest[0]))
+		check(got == rest[1], "stack output %s = %s, want %s", rest[0], got, rest[1])
+	case op == "secret" && len(rest) == 1:
+		v := stackOutputs(ts, resources).Get(rest[0])
+		check(v.Secret(), "stack output %s secret: %v", rest[0], v.Secret())
+	case op == "field" && len(rest) == 3:
+		got := display(mustName(rest[0]).Outputs.Get(rest[1]))
+		check(got == rest[2], "%s.%s = %s, want %s", rest[0], rest[1], got, rest[2])
+	case op == "setenv" && len(rest) == 3 && !neg:
+		v := mustName(rest[1]).Outputs.Get(rest[2])
+		ts.Setenv(rest[0], display(v.WithSecret(false)))
+	default:
+		ts.Fatalf("%s", stateUsage)
+	}
+}
+
+func stackOutputs(ts *testscript.TestScript, resources []engine.Resource) property.Map {
+	for _, r := range resources {
+		if r.Type == "pulumi:pulumi:Stack" {
+			return r.Outputs
+		}
+	}
+	ts.Fatalf("no stack resource in the state")
+	return property.Map{}
+}
+
+func nameOf(urn string) string {
+	if i := strings.LastIndex(urn, "::"); i >= 0 {
+		return urn[i+2:]
+	}
+	return urn
+}
+
+func display(v property.Value) string {
+	switch {
+	case v.Secret():
+		return "[secret]"
+	case v.IsString():
+		return v.AsString()
+	case v.IsNumber():
+		return strconv.FormatFloat(v.AsNumber(), 'f', -1, 64)
+	case v.IsBool():
+		return strconv.FormatBool(v.AsBool())
+	case v.IsNull():
+		return "null"
+	case v.IsComputed():
+		return "[unknown]"
+	}
+	return v.GoString()
+}
