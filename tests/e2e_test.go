@@ -100,7 +100,8 @@ const stateUsage = `usage: state FILE count TYPE N
 
 // cmdState asserts on a state file written by the embedded engine, with
 // secrets decrypted. Values compare in polyup's display form: strings
-// unquoted, numbers as Go prints them, secrets as [secret].
+// unquoted (field values without trailing newlines), numbers as Go prints
+// them, secrets as [secret].
 func cmdState(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 3 {
 		ts.Fatalf("%s", stateUsage)
@@ -155,7 +156,7 @@ func cmdState(ts *testscript.TestScript, neg bool, args []string) {
 		v := stackOutputs(ts, resources).Get(rest[0])
 		check(v.Secret(), "stack output %s secret: %v", rest[0], v.Secret())
 	case op == "field" && len(rest) == 3:
-		got := display(mustName(rest[0]).Outputs.Get(rest[1]))
+		got := strings.TrimRight(display(mustName(rest[0]).Outputs.Get(rest[1])), "\n")
 		check(got == rest[2], "%s.%s = %s, want %s", rest[0], rest[1], got, rest[2])
 	case op == "setenv" && len(rest) == 3 && !neg:
 		v := mustName(rest[1]).Outputs.Get(rest[2])

@@ -1,0 +1,106 @@
+package sitekit
+
+import (
+	"reflect"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// BucketArgs are the inputs of a Bucket.
+type BucketArgs struct {
+	Labels pulumi.StringMapInput
+}
+
+type bucketArgs struct {
+	Labels map[string]string `pulumi:"labels"`
+}
+
+// ElementType implements pulumi.Input.
+func (BucketArgs) ElementType() reflect.Type { return reflect.TypeOf((*bucketArgs)(nil)).Elem() }
+
+// NewBucket creates a Bucket.
+func NewBucket(ctx *pulumi.Context, name string, args *BucketArgs, opts ...pulumi.ResourceOption) (*Bucket, error) {
+	if args == nil {
+		args = &BucketArgs{}
+	}
+	opts = append([]pulumi.ResourceOption{pulumi.AdditionalSecretOutputs([]string{"accessKey"})}, opts...)
+	var r Bucket
+	if err := ctx.RegisterResource("sitekit:index:Bucket", name, args, &r, opts...); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Object is one object in a bucket.
+type Object struct {
+	pulumi.CustomResourceState
+
+	Bucket      pulumi.StringOutput `pulumi:"bucket"`
+	Key         pulumi.StringOutput `pulumi:"key"`
+	Content     pulumi.StringOutput `pulumi:"content"`
+	ContentType pulumi.StringOutput `pulumi:"contentType"`
+	Etag        pulumi.StringOutput `pulumi:"etag"`
+	Size        pulumi.IntOutput    `pulumi:"size"`
+	Url         pulumi.StringOutput `pulumi:"url"`
+}
+
+// ObjectArgs are the inputs of an Object.
+type ObjectArgs struct {
+	Bucket      pulumi.StringInput
+	Key         pulumi.StringInput
+	Content     pulumi.StringInput
+	ContentType pulumi.StringPtrInput
+}
+
+type objectArgs struct {
+	Bucket      string  `pulumi:"bucket"`
+	Key         string  `pulumi:"key"`
+	Content     string  `pulumi:"content"`
+	ContentType *string `pulumi:"contentType"`
+}
+
+// ElementType implements pulumi.Input.
+func (ObjectArgs) ElementType() reflect.Type { return reflect.TypeOf((*objectArgs)(nil)).Elem() }
+
+// NewObject creates an Object.
+func NewObject(ctx *pulumi.Context, name string, args *ObjectArgs, opts ...pulumi.ResourceOption) (*Object, error) {
+	var r Object
+	if err := ctx.RegisterResource("sitekit:index:Object", name, args, &r, opts...); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Provider is an explicitly configured sitekit provider.
+type Provider struct {
+	pulumi.ProviderResourceState
+}
+
+// ProviderArgs configure a Provider.
+type ProviderArgs struct {
+	StorageUrl  pulumi.StringPtrInput
+	AccessToken pulumi.StringPtrInput
+}
+
+type providerArgs struct {
+	StorageUrl  *string `pulumi:"storageUrl"`
+	AccessToken *string `pulumi:"accessToken"`
+}
+
+// ElementType implements pulumi.Input.
+func (ProviderArgs) ElementType() reflect.Type { return reflect.TypeOf((*providerArgs)(nil)).Elem() }
+
+// NewProvider creates an explicit sitekit provider.
+func NewProvider(ctx *pulumi.Context, name string, args *ProviderArgs, opts ...pulumi.ResourceOption) (*Provider, error) {
+	if args == nil {
+		args = &ProviderArgs{}
+	}
+	if args.AccessToken != nil {
+		args.AccessToken = pulumi.ToSecret(args.AccessToken).(pulumi.StringPtrInput)
+	}
+	var r Provider
+	if err := ctx.RegisterResource("pulumi:providers:sitekit", name, args, &r, opts...); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
