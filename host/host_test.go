@@ -250,3 +250,35 @@ func TestErrorfIsInputError(t *testing.T) {
 		t.Fatalf("Errorf = %#v", err)
 	}
 }
+
+type configOut struct {
+	Greeting property.Value `pulumi:"greeting"`
+	Password property.Value `pulumi:"password"`
+}
+
+func TestConstructSeesStackConfig(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args compArgs) (configOut, error) {
+			cfg := c.Stack().Config
+			return configOut{Greeting: cfg.Get("proj:greeting"), Password: cfg.Get("proj:password")}, nil
+		}))
+	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "x"})
+	req.Config = map[string]string{"proj:greeting": "hello", "proj:password": "hunter2"}
+	req.ConfigSecretKeys = []string{"proj:password"}
+	resp, err := client.Construct(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if state["greeting"].StringValue() != "hello" || state["greeting"].IsSecret() {
+		t.Errorf("greeting = %v, want plain hello", state["greeting"])
+	}
+	if !state["password"].IsSecret() || state["password"].SecretValue().Element.StringValue() != "hunter2" {
+		t.Errorf("password = %v, want a secret", state["password"])
+	}
+}
