@@ -34,6 +34,10 @@ func newServer(p *Provider) *server {
 	return &server{p: p, inflight: newInflight()}
 }
 
+// NewServer returns p's gRPC server, for callers that serve it themselves
+// or wrap some of its methods. [Serve] is the usual way to run a provider.
+func NewServer(p *Provider) pulumirpc.ResourceProviderServer { return newServer(p) }
+
 // The wire options for values coming in and going out: unknowns, secrets and
 // resource references are always kept, since Handshake accepts them.
 var (

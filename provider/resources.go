@@ -215,7 +215,14 @@ func (r Object) Create(ctx context.Context, req host.CreateRequest) (host.Create
 	if err != nil {
 		return host.CreateResponse{}, err
 	}
-	return host.CreateResponse{ID: out.Get("bucket").AsString() + "/" + out.Get("key").AsString(), Outputs: out}, nil
+	id := out.Get("bucket").AsString() + "/" + out.Get("key").AsString()
+	if injectFault != nil {
+		if err := injectFault("object-create", id); err != nil {
+			// The object exists: report it so the engine records it.
+			return host.CreateResponse{}, &host.PartialError{ID: id, Outputs: out, Err: err}
+		}
+	}
+	return host.CreateResponse{ID: id, Outputs: out}, nil
 }
 
 // Update rewrites the object.

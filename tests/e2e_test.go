@@ -23,21 +23,16 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// pluginDir holds the provider binary the scripts use, built once.
-var pluginDir string
-
-func buildPlugin(t *testing.T) string {
+// buildPlugin builds the provider binary into dir, with extra go build
+// flags, and returns its path.
+func buildPlugin(t *testing.T, dir string, flags ...string) string {
 	t.Helper()
-	if pluginDir != "" {
-		return pluginDir
+	out := filepath.Join(dir, "pulumi-resource-sitekit")
+	args := append(append([]string{"build"}, flags...), "-o", out, "../provider/cmd/pulumi-resource-sitekit")
+	if msg, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, msg)
 	}
-	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "pulumi-resource-sitekit"), "../provider/cmd/pulumi-resource-sitekit")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	pluginDir = dir
-	return dir
+	return out
 }
 
 func TestScripts(t *testing.T) {
@@ -45,7 +40,9 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plugins := buildPlugin(t)
+	plugins := filepath.Dir(buildPlugin(t, t.TempDir()))
+	// A build whose storage fails on demand (SITEKIT_FAULT), for fault scripts.
+	faulty := buildPlugin(t, t.TempDir(), "-tags", "faultinject")
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata",
 		RequireExplicitExec: true,
@@ -56,6 +53,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("PATH", plugins+string(os.PathListSeparator)+os.Getenv("PATH"))
 			env.Setenv("REPO", repo)
+			env.Setenv("FAULTY_PLUGIN", faulty)
 			for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"} {
 				env.Setenv(k, goEnv(k))
 			}

@@ -113,9 +113,17 @@ func newDeployment(ctx context.Context, opts *Options, kind opKind, prev []*resS
 	return d
 }
 
-// start serves the Engine and ResourceMonitor services on one port and
-// prepares the plugin context.
+// start prepares the plugin context and serves the Engine and
+// ResourceMonitor services on one port.
 func (d *deployment) start() error {
+	d.sink = diag.DefaultSink(d.opts.Stderr, d.opts.Stderr, diag.FormatOptions{Color: colors.Never, Debug: true})
+	host := &plugin.MockHost{ServerAddrF: d.address}
+	pctx, err := plugin.NewContextWithHost(d.ctx, d.sink, d.sink, host, d.opts.Dir, d.opts.Dir, nil)
+	if err != nil {
+		return err
+	}
+	d.pctx = pctx
+
 	d.stopSrv = make(chan bool, 1)
 	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
 		Cancel: d.stopSrv,
@@ -124,22 +132,23 @@ func (d *deployment) start() error {
 			pulumirpc.RegisterResourceMonitorServer(s, &monitorServer{d: d})
 			return nil
 		},
-		Options: []grpc.ServerOption{grpc.MaxRecvMsgSize(400 * 1024 * 1024)},
 	})
 	if err != nil {
+		d.stopSrv = nil
 		return fmt.Errorf("starting engine server: %w", err)
 	}
 	d.server = handle
+	d.mu.Lock()
 	d.addr = fmt.Sprintf("127.0.0.1:%d", handle.Port)
-
-	d.sink = diag.DefaultSink(d.opts.Stderr, d.opts.Stderr, diag.FormatOptions{Color: colors.Never, Debug: true})
-	host := &plugin.MockHost{ServerAddrF: func() string { return d.addr }}
-	pctx, err := plugin.NewContextWithHost(d.ctx, d.sink, d.sink, host, d.opts.Dir, d.opts.Dir, nil)
-	if err != nil {
-		return err
-	}
-	d.pctx = pctx
+	d.mu.Unlock()
 	return nil
+}
+
+// address is the Engine/ResourceMonitor endpoint.
+func (d *deployment) address() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.addr
 }
 
 // stop closes every plugin, then the gRPC server.
@@ -168,8 +177,8 @@ func (d *deployment) runProgram(p Program) error {
 		cfg = map[string]string{}
 	}
 	info := RunInfo{
-		MonitorAddr:  d.addr,
-		EngineAddr:   d.addr,
+		MonitorAddr:  d.address(),
+		EngineAddr:   d.address(),
 		Project:      d.opts.Project,
 		Stack:        d.opts.Stack,
 		Organization: d.opts.Organization,

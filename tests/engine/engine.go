@@ -117,7 +117,8 @@ type Diagnostic struct {
 	Message  string
 }
 
-// Result describes what an operation did.
+// Result describes what an operation did. Operations always return a
+// non-nil Result, also alongside an error.
 type Result struct {
 	Steps       []Step
 	Outputs     property.Map // stack outputs
@@ -181,20 +182,21 @@ func (k opKind) String() string {
 }
 
 func (e *Engine) run(ctx context.Context, kind opKind, p Program) (*Result, error) {
+	empty := &Result{Outputs: property.Map{}}
 	if (kind == opPreview || kind == opUp) && p == nil {
-		return nil, errors.New("engine: a program is required")
+		return empty, errors.New("engine: a program is required")
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 
 	prev, err := readSnapshot(e.opts.StateFile)
 	if err != nil {
-		return nil, err
+		return empty, err
 	}
 	d := newDeployment(ctx, &e.opts, kind, prev)
 	if err := d.start(); err != nil {
 		d.stop()
-		return nil, err
+		return empty, err
 	}
 
 	var opErr error

@@ -15,6 +15,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -99,6 +100,41 @@ func (m *monitorServer) GetDeploymentInfo(context.Context, *emptypb.Empty) (*pul
 		Parallel:          int32(d.opts.Parallel),
 		SupportedFeatures: features,
 	}, nil
+}
+
+// requestFromNodeJS tells Node.js callers apart, like the real engine: by the
+// pulumi-runtime header, else the grpc-node-js user agent.
+func requestFromNodeJS(ctx context.Context) bool {
+	md, ok := metadata.FromIncomingContext(ctx)
+	if !ok {
+		return false
+	}
+	if rt, ok := md["pulumi-runtime"]; ok {
+		return len(rt) == 1 && rt[0] == "nodejs"
+	}
+	ua := md["user-agent"]
+	return len(ua) == 1 && strings.HasPrefix(ua[0], "grpc-node-js/")
+}
+
+// nodeAliasSpec maps the legacy Node.js parent encoding to the proper one:
+// an empty parent URN meant "no parent", and noParent=true meant "default".
+func nodeAliasSpec(spec *pulumirpc.Alias_Spec) *pulumirpc.Alias_Spec {
+	out := &pulumirpc.Alias_Spec{Name: spec.GetName(), Type: spec.GetType(), Stack: spec.GetStack(), Project: spec.GetProject()}
+	switch p := spec.GetParent().(type) {
+	case *pulumirpc.Alias_Spec_ParentUrn:
+		if p.ParentUrn == "" {
+			out.Parent = &pulumirpc.Alias_Spec_NoParent{NoParent: true}
+		} else {
+			out.Parent = p
+		}
+	case *pulumirpc.Alias_Spec_NoParent:
+		if !p.NoParent {
+			out.Parent = p
+		}
+	default:
+		out.Parent = &pulumirpc.Alias_Spec_NoParent{NoParent: true}
+	}
+	return out
 }
 
 // inheritFromParent copies unset options from the parent's goal (§2.3 step 1).
@@ -227,8 +263,14 @@ func (m *monitorServer) RegisterResource(ctx context.Context, req *pulumirpc.Reg
 		}
 		aliases = append(aliases, resource.Alias{URN: u})
 	}
+	// Old Node.js SDKs sent malformed alias specs; the engine fixes them up
+	// unless the request says its specs are well formed.
+	nodeCompat := !req.GetAliasSpecs() && requestFromNodeJS(ctx)
 	for _, a := range req.GetAliases() {
 		if spec := a.GetSpec(); spec != nil {
+			if nodeCompat {
+				spec = nodeAliasSpec(spec)
+			}
 			alias := resource.Alias{Name: spec.GetName(), Type: spec.GetType(), Stack: spec.GetStack(), Project: spec.GetProject()}
 			switch p := spec.GetParent().(type) {
 			case *pulumirpc.Alias_Spec_ParentUrn:
@@ -311,12 +353,14 @@ func (m *monitorServer) RegisterResource(ctx context.Context, req *pulumirpc.Reg
 	var providerRef string
 	var providerRefs map[string]string
 	if (custom && !providers.IsProviderType(t)) || remote {
-		if providerRef, err = d.providerRef(ctx, provider, t.Package(), req.GetVersion(), req.GetPluginDownloadURL()); err != nil {
+		// Steps run on the deployment's context, not the caller's RPC: a
+		// caller going away must not cut a provider call in half.
+		if providerRef, err = d.providerRef(d.ctx, provider, t.Package(), req.GetVersion(), req.GetPluginDownloadURL()); err != nil {
 			return nil, err
 		}
 		providerRefs = make(map[string]string, len(provs))
 		for pkg, p := range provs {
-			ref, err := d.providerRef(ctx, p, t.Package(), req.GetVersion(), req.GetPluginDownloadURL())
+			ref, err := d.providerRef(d.ctx, p, t.Package(), req.GetVersion(), req.GetPluginDownloadURL())
 			if err != nil {
 				return nil, err
 			}
@@ -387,7 +431,7 @@ func (m *monitorServer) RegisterResource(ctx context.Context, req *pulumirpc.Reg
 		RetainOnDelete: req.RetainOnDelete, DeletedWith: deletedWith, ReplaceWith: replaceWith,
 		ReplacementTrigger: trigger, ImportID: resource.ID(req.GetImportId()),
 	}
-	st, err := d.register(ctx, g)
+	st, err := d.register(d.ctx, g)
 	if err != nil {
 		if req.GetSupportsResultReporting() {
 			return &pulumirpc.RegisterResourceResponse{
@@ -481,7 +525,7 @@ func (m *monitorServer) construct(ctx context.Context, req *pulumirpc.RegisterRe
 		Info: plugin.ConstructInfo{
 			Project: d.opts.Project, Stack: d.opts.Stack, Organization: d.opts.Organization,
 			Config: cfg, ConfigSecretKeys: secretKeys, DryRun: d.dryRun,
-			Parallel: int32(d.opts.Parallel), MonitorAddress: d.addr,
+			Parallel: int32(d.opts.Parallel), MonitorAddress: d.address(),
 		},
 		Type: t, Name: req.GetName(), Parent: parent, Inputs: props, Options: options,
 	})
@@ -628,7 +672,7 @@ func (m *monitorServer) Invoke(ctx context.Context, req *pulumirpc.ResourceInvok
 		return nil, status.Errorf(codes.InvalidArgument, "invalid parent URN: %v", err)
 	}
 	raw := d.resolveProvider(req.GetProvider(), nil, parent, tok.Package())
-	ref, err := d.providerRef(ctx, raw, tok.Package(), req.GetVersion(), req.GetPluginDownloadURL())
+	ref, err := d.providerRef(d.ctx, raw, tok.Package(), req.GetVersion(), req.GetPluginDownloadURL())
 	if err != nil {
 		return nil, fmt.Errorf("Invoke: %w", err)
 	}
@@ -708,7 +752,7 @@ func (m *monitorServer) Call(ctx context.Context, req *pulumirpc.ResourceCallReq
 		ref = g.Provider
 	}
 	if ref == "" {
-		if ref, err = d.defaultProviderRef(ctx, tok.Package(), req.GetVersion(), req.GetPluginDownloadURL()); err != nil {
+		if ref, err = d.defaultProviderRef(d.ctx, tok.Package(), req.GetVersion(), req.GetPluginDownloadURL()); err != nil {
 			return nil, err
 		}
 	}
@@ -745,7 +789,7 @@ func (m *monitorServer) Call(ctx context.Context, req *pulumirpc.ResourceCallReq
 		Args: args,
 		Info: plugin.CallInfo{
 			Project: d.opts.Project, Stack: d.opts.Stack, Config: cfg, DryRun: d.dryRun,
-			Parallel: int32(d.opts.Parallel), MonitorAddress: d.addr,
+			Parallel: int32(d.opts.Parallel), MonitorAddress: d.address(),
 		},
 		Options: plugin.CallOptions{ArgDependencies: argDeps},
 	})
@@ -805,7 +849,7 @@ func (m *monitorServer) ReadResource(ctx context.Context, req *pulumirpc.ReadRes
 	}
 	provider := req.GetProvider()
 	if !providers.IsProviderType(t) && provider == "" {
-		if provider, err = d.defaultProviderRef(ctx, t.Package(), req.GetVersion(), req.GetPluginDownloadURL()); err != nil {
+		if provider, err = d.defaultProviderRef(d.ctx, t.Package(), req.GetVersion(), req.GetPluginDownloadURL()); err != nil {
 			return nil, err
 		}
 	}
@@ -827,7 +871,7 @@ func (m *monitorServer) ReadResource(ctx context.Context, req *pulumirpc.ReadRes
 	for _, k := range req.GetAdditionalSecretOutputs() {
 		aso = append(aso, resource.PropertyKey(k))
 	}
-	st, err := d.read(ctx, &resState{
+	st, err := d.read(d.ctx, &resState{
 		Type: t, Custom: true, ID: resource.ID(req.GetId()), Inputs: props, Parent: parent,
 		External: true, Dependencies: dedupURNs(deps), Provider: provider, AdditionalSecretOutputs: aso,
 	}, req.GetName())

@@ -407,10 +407,9 @@ func deserializeResource(r apitype.ResourceV3, dec config.Decrypter) (*resState,
 	return s, nil
 }
 
+// deserializeProps always returns a non-nil map, as the real engine's
+// stack.DeserializeProperties does: providers are promised old inputs.
 func deserializeProps(m map[string]any, dec config.Decrypter) (resource.PropertyMap, error) {
-	if m == nil {
-		return nil, nil
-	}
 	out := make(resource.PropertyMap, len(m))
 	for k, v := range m {
 		pv, err := deserializeValue(v, dec)

@@ -1,0 +1,5 @@
+package provider
+
+// injectFault, when set, can fail an operation after its side effect, to
+// test partial failures. Only builds tagged faultinject set it.
+var injectFault func(op, id string) error
