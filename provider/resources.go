@@ -173,10 +173,11 @@ var _ host.Resource = Object{}
 
 // ObjectArgs are an Object's inputs.
 type ObjectArgs struct {
-	Bucket      string `pulumi:"bucket"`
-	Key         string `pulumi:"key"`
-	Content     string `pulumi:"content"`
-	ContentType string `pulumi:"contentType,optional"`
+	Bucket       string `pulumi:"bucket"`
+	Key          string `pulumi:"key"`
+	Content      string `pulumi:"content"`
+	ContentType  string `pulumi:"contentType,optional"`
+	CacheSeconds int    `pulumi:"cacheSeconds,optional"`
 }
 
 func (r Object) write(ctx context.Context, inputs property.Map) (property.Map, error) {
@@ -191,7 +192,8 @@ func (r Object) write(ctx context.Context, inputs property.Map) (property.Map, e
 	if args.ContentType == "" {
 		args.ContentType = "text/html"
 	}
-	err = st.PutObject(ctx, storage.Object{Bucket: args.Bucket, Key: args.Key, Content: args.Content, ContentType: args.ContentType})
+	err = st.PutObject(ctx, storage.Object{Bucket: args.Bucket, Key: args.Key, Content: args.Content,
+		ContentType: args.ContentType, CacheSeconds: args.CacheSeconds})
 	if err != nil {
 		return property.Map{}, fmt.Errorf("write object %s/%s: %w", args.Bucket, args.Key, err)
 	}

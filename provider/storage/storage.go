@@ -94,6 +94,7 @@ func (s *Store) DeleteBucket(ctx context.Context, name string) error {
 // Object is one stored object.
 type Object struct {
 	Bucket, Key, Content, ContentType string
+	CacheSeconds                      int // 0: no Cache-Control
 }
 
 // ETag is the content hash the store reports for an object.
@@ -108,7 +109,11 @@ func (s *Store) PutObject(ctx context.Context, o Object) error {
 	if _, err := s.GetBucket(ctx, o.Bucket); err != nil {
 		return fmt.Errorf("bucket %q: %w", o.Bucket, err)
 	}
-	return s.root.WriteAll(ctx, o.Bucket+"/"+o.Key, []byte(o.Content), &blob.WriterOptions{ContentType: o.ContentType})
+	opts := &blob.WriterOptions{ContentType: o.ContentType}
+	if o.CacheSeconds > 0 {
+		opts.CacheControl = fmt.Sprintf("max-age=%d", o.CacheSeconds)
+	}
+	return s.root.WriteAll(ctx, o.Bucket+"/"+o.Key, []byte(o.Content), opts)
 }
 
 // GetObject reads an object.
