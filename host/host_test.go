@@ -19,6 +19,7 @@ import (
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 const schemaYAML = `
@@ -49,19 +50,24 @@ type compOut struct {
 }
 
 // serve runs a provider in-process on loopback and returns a raw client.
+// An empty engineAddr starts it in attach mode.
 func serve(t *testing.T, engineAddr string, opts ...host.Option) pulumirpc.ResourceProviderClient {
 	t.Helper()
+	var args []string
+	if engineAddr != "" {
+		args = []string{engineAddr}
+	}
 	p, err := host.New("test", append([]host.Option{host.WithSchema([]byte(schemaYAML))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{lines: make(chan string, 1)}
+	out := portWriter(make(chan string, 1))
 	done := make(chan error, 1)
-	go func() { done <- host.Serve(ctx, p, []string{engineAddr}, out) }()
+	go func() { done <- host.Serve(ctx, p, args, out) }()
 	var port string
 	select {
-	case port = <-out.lines:
+	case port = <-out:
 	case err := <-done:
 		t.Fatalf("serve: %v", err)
 	}
@@ -79,13 +85,11 @@ func serve(t *testing.T, engineAddr string, opts ...host.Option) pulumirpc.Resou
 	return pulumirpc.NewResourceProviderClient(conn)
 }
 
-type syncBuffer struct {
-	bytes.Buffer
-	lines chan string
-}
+// portWriter hands the port line Serve writes to the test.
+type portWriter chan string
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.lines <- string(p)
+func (w portWriter) Write(p []byte) (int, error) {
+	w <- string(p)
 	return len(p), nil
 }
 
@@ -280,5 +284,45 @@ func TestConstructSeesStackConfig(t *testing.T) {
 	}
 	if !state["password"].IsSecret() || state["password"].SecretValue().Element.StringValue() != "hunter2" {
 		t.Errorf("password = %v, want a secret", state["password"])
+	}
+}
+
+// With no engine address the provider waits in attach mode; after Attach it
+// logs to that engine, attached to the component's URN.
+func TestAttachModeAndLogging(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, "", host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			c.Log(ctx, monitorclient.SeverityInfo, "building "+args.Greeting)
+			return compOut{}, nil
+		}))
+	if _, err := client.Attach(context.Background(), &pulumirpc.PluginAttach{Address: mon.Addr()}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, l := range mon.Logs() {
+		if l.Message == "building hi" && l.URN == resp.GetUrn() && l.Severity == pulumirpc.LogSeverity_INFO {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("log not received with the component URN: %+v", mon.Logs())
+	}
+}
+
+func TestServeRejectsBadArguments(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = host.Serve(context.Background(), p, []string{"a:1", "b:2"}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "want at most one argument") {
+		t.Fatalf("error = %v", err)
 	}
 }
