@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -94,10 +95,12 @@ const stateUsage = `usage: state FILE count TYPE N
        state FILE output KEY VALUE
        state FILE secret KEY
        state FILE field NAME KEY VALUE
-       state FILE setenv VAR NAME KEY`
+       state FILE setenv VAR NAME KEY
+       state FILE matches OTHER-FILE`
 
 // cmdState asserts on a state file written by the embedded engine, with
-// secrets decrypted. Values compare in polyup's display form: strings
+// secrets decrypted; `matches` compares the resources of two state files
+// (ciphertexts and timestamps differ between writes). Values compare in polyup's display form: strings
 // unquoted (field values without trailing newlines), numbers as Go prints
 // them, secrets as [secret].
 func cmdState(ts *testscript.TestScript, neg bool, args []string) {
@@ -156,6 +159,25 @@ func cmdState(ts *testscript.TestScript, neg bool, args []string) {
 	case op == "field" && len(rest) == 3:
 		got := strings.TrimRight(display(mustName(rest[0]).Outputs.Get(rest[1])), "\n")
 		check(got == rest[2], "%s.%s = %s, want %s", rest[0], rest[1], got, rest[2])
+	case op == "matches" && len(rest) == 1:
+		other, err := engine.LoadResources(ts.MkAbs(rest[0]))
+		ts.Check(err)
+		// Registration order varies between runs; compare by URN.
+		byURN := func(rs []engine.Resource) map[string]engine.Resource {
+			m := map[string]engine.Resource{}
+			for _, r := range rs {
+				m[r.URN] = r
+			}
+			return m
+		}
+		a, b := byURN(resources), byURN(other)
+		diff := ""
+		for u, r := range a {
+			if !reflect.DeepEqual(r, b[u]) {
+				diff = fmt.Sprintf("%s: %+v\nvs %+v", u, r, b[u])
+			}
+		}
+		check(diff == "" && len(a) == len(b), "state %s does not hold the same resources as %s: %s", args[0], rest[0], diff)
 	case op == "setenv" && len(rest) == 3 && !neg:
 		v := mustName(rest[1]).Outputs.Get(rest[2])
 		ts.Setenv(rest[0], display(v.WithSecret(false)))
