@@ -29,6 +29,11 @@ func main() {
 		if err != nil {
 			return err
 		}
+		// A secret argument keeps the result secret.
+		hiddenURL, err := site.PageUrl(ctx, &sitekit.SitePageUrlArgs{Page: pulumi.ToSecret(pulumi.String("hidden.html")).(pulumi.StringOutput)})
+		if err != nil {
+			return err
+		}
 		newsURL, err := site.AddPage(ctx, &sitekit.SiteAddPageArgs{
 			Name:    pulumi.String("news.html"),
 			Content: cfg.GetSecret("news"),
@@ -45,6 +50,7 @@ func main() {
 		ctx.Export("bucketName", site.Bucket.BucketName())
 		ctx.Export("aboutUrl", aboutURL)
 		ctx.Export("newsUrl", newsURL)
+		ctx.Export("hiddenUrl", hiddenURL)
 		ctx.Export("mirrorUrl", mirror.Url)
 		ctx.Export("mirrorSource", mirror.SourceUrl)
 		return nil
