@@ -10,6 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/internal/typed"
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 // A MethodFunc serves one method of a component. self is the component
@@ -120,7 +121,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		}
 		return callResponse{}, err
 	}
-	return callResponse{Return: out, ReturnDependencies: dependencyMap(out)}, nil
+	return callResponse{Return: out, ReturnDependencies: monitorclient.DependencyMap(out)}, nil
 }
 
 // checkArgs validates method arguments against the method's function schema.

@@ -82,7 +82,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 	if _, err := monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: own.URN, Outputs: outputs}); err != nil {
 		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register outputs", Err: err}
 	}
-	return constructResponse{URN: own.URN, State: outputs, StateDependencies: dependencyMap(outputs)}, nil
+	return constructResponse{URN: own.URN, State: outputs, StateDependencies: monitorclient.DependencyMap(outputs)}, nil
 }
 
 // checkInputs validates component inputs against the schema, when there is one.

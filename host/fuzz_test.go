@@ -49,12 +49,12 @@ func FuzzPropertyDecoding(f *testing.F) {
 }
 
 type fuzzArgs struct {
-	S   string                 `pulumi:"s,optional"`
-	N   int8                   `pulumi:"n,optional"`
-	U   uint                   `pulumi:"u,optional"`
-	F   float32                `pulumi:"f,optional"`
-	L   []map[string][]*string `pulumi:"l,optional"`
-	O   *struct {
+	S string                 `pulumi:"s,optional"`
+	N int8                   `pulumi:"n,optional"`
+	U uint                   `pulumi:"u,optional"`
+	F float32                `pulumi:"f,optional"`
+	L []map[string][]*string `pulumi:"l,optional"`
+	O *struct {
 		B bool `pulumi:"b"`
 	} `pulumi:"o,optional"`
 	A any `pulumi:"a,optional"`

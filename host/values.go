@@ -1,33 +1,20 @@
 package host
 
 import (
-	"slices"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 // collectDeps returns every dependency recorded on v or inside it.
 func collectDeps(v property.Value) []urn.URN {
-	var deps []urn.URN
-	var walk func(property.Value)
-	walk = func(v property.Value) {
-		for _, d := range v.Dependencies() {
-			deps = appendUnique(deps, d)
-		}
-		switch {
-		case v.IsArray():
-			for _, e := range v.AsArray().All {
-				walk(e)
-			}
-		case v.IsMap():
-			for _, e := range v.AsMap().All {
-				walk(e)
-			}
-		}
+	deps := monitorclient.Dependencies(v)
+	out := make([]urn.URN, len(deps))
+	for i, d := range deps {
+		out[i] = urn.URN(d)
 	}
-	walk(v)
-	return deps
+	return out
 }
 
 // stripMarkers removes secret and dependency markers from v and inside it.
@@ -47,25 +34,6 @@ func stripMarkers(v property.Value) property.Value {
 		return property.New(m)
 	}
 	return v.WithSecret(false).WithDependencies(nil)
-}
-
-// dependencyMap lists, per top-level key, the URNs its value depends on
-// (sorted), the shape of stateDependencies and returnDependencies.
-func dependencyMap(m property.Map) map[string][]string {
-	out := map[string][]string{}
-	for k, v := range m.All {
-		deps := collectDeps(v)
-		if len(deps) == 0 {
-			continue
-		}
-		s := make([]string, len(deps))
-		for i, d := range deps {
-			s[i] = string(d)
-		}
-		slices.Sort(s)
-		out[k] = s
-	}
-	return out
 }
 
 // markSecret marks the named top-level keys of m secret.

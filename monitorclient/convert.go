@@ -56,29 +56,6 @@ func unmarshalMap(s *structpb.Struct) (property.Map, error) {
 	return resource.FromResourcePropertyMap(pm), nil
 }
 
-// valueDeps returns every dependency marker in v, nested ones included.
-func valueDeps(v property.Value) []string {
-	var out []string
-	var walk func(property.Value)
-	walk = func(v property.Value) {
-		for _, d := range v.Dependencies() {
-			out = append(out, string(d))
-		}
-		switch {
-		case v.IsArray():
-			for _, e := range v.AsArray().All {
-				walk(e)
-			}
-		case v.IsMap():
-			for _, e := range v.AsMap().All {
-				walk(e)
-			}
-		}
-	}
-	walk(v)
-	return out
-}
-
 // sortedUnion returns the sorted, deduplicated union of the lists; never nil.
 func sortedUnion(lists ...[]string) []string {
 	out := []string{}
@@ -99,7 +76,7 @@ func mergeKeyDeps(m property.Map, explicit map[string][]string) (map[string][]st
 	perKey := make(map[string][]string, m.Len()+len(explicit))
 	var all []string
 	for k, v := range m.All {
-		perKey[k] = sortedUnion(explicit[k], valueDeps(v))
+		perKey[k] = sortedUnion(explicit[k], Dependencies(v))
 	}
 	for k, deps := range explicit {
 		if _, ok := perKey[k]; !ok {

@@ -19,6 +19,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 // monitorServer embeds UnimplementedResourceMonitorServer on purpose: the
@@ -92,35 +94,6 @@ func stripDeps(v property.Value) property.Value {
 		return property.WithGoValue(v, mm)
 	}
 	return v
-}
-
-func mapDeps(m property.Map) map[string][]string {
-	out := map[string][]string{}
-	for k, v := range m.All {
-		var deps []string
-		var walk func(property.Value)
-		walk = func(v property.Value) {
-			for _, d := range v.Dependencies() {
-				deps = append(deps, string(d))
-			}
-			switch {
-			case v.IsArray():
-				for _, e := range v.AsArray().All {
-					walk(e)
-				}
-			case v.IsMap():
-				for _, e := range v.AsMap().All {
-					walk(e)
-				}
-			}
-		}
-		walk(v)
-		if len(deps) > 0 {
-			slices.Sort(deps)
-			out[k] = slices.Compact(deps)
-		}
-	}
-	return out
 }
 
 func (s *monitorServer) GetDeploymentInfo(context.Context, *emptypb.Empty) (*pulumirpc.DeploymentInfo, error) {
@@ -310,7 +283,7 @@ func (s *monitorServer) RegisterResource(
 	}
 	resp := &pulumirpc.RegisterResourceResponse{Urn: reg.URN, Id: reg.ID, Object: obj}
 	if reg.Remote {
-		for k, deps := range mapDeps(outputs) {
+		for k, deps := range monitorclient.DependencyMap(outputs) {
 			if resp.PropertyDependencies == nil {
 				resp.PropertyDependencies = map[string]*pulumirpc.RegisterResourceResponse_PropertyDependencies{}
 			}
@@ -444,7 +417,7 @@ func (s *monitorServer) Call(_ context.Context, req *pulumirpc.ResourceCallReque
 		return nil, status.Errorf(codes.Internal, "encoding return: %v", err)
 	}
 	resp := &pulumirpc.CallResponse{Return: obj, Failures: toRPCFailures(res.Failures)}
-	deps := mapDeps(res.Return)
+	deps := monitorclient.DependencyMap(res.Return)
 	for k, v := range res.ReturnDependencies {
 		deps[k] = append(deps[k], v...)
 	}

@@ -1,0 +1,45 @@
+package monitorclient
+
+import (
+	"slices"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
+
+// Dependencies returns the URNs recorded as dependencies on v or anywhere
+// inside it, sorted and without duplicates.
+func Dependencies(v property.Value) []string {
+	var out []string
+	var walk func(property.Value)
+	walk = func(v property.Value) {
+		for _, d := range v.Dependencies() {
+			out = append(out, string(d))
+		}
+		switch {
+		case v.IsArray():
+			for _, e := range v.AsArray().All {
+				walk(e)
+			}
+		case v.IsMap():
+			for _, e := range v.AsMap().All {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// DependencyMap lists, per top-level key of m, the URNs its value depends
+// on (see [Dependencies]); keys without dependencies are left out. This is
+// the shape of stateDependencies and returnDependencies.
+func DependencyMap(m property.Map) map[string][]string {
+	out := map[string][]string{}
+	for k, v := range m.All {
+		if deps := Dependencies(v); len(deps) > 0 {
+			out[k] = deps
+		}
+	}
+	return out
+}
