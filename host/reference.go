@@ -6,6 +6,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -34,7 +35,7 @@ func (c *Component) Resolve(ctx context.Context, v property.Value) (Resolved, er
 	case v.IsString() && looksLikeURN(v.AsString()):
 		ref = property.ResourceReference{URN: urnOf(v.AsString())}
 	default:
-		return Resolved{}, fmt.Errorf("want a resource reference, got %s", describeKind(v))
+		return Resolved{}, fmt.Errorf("want a resource reference, got %s", typed.Describe(v))
 	}
 	out := Resolved{URN: string(ref.URN), Type: string(ref.URN.Type())}
 	if ref.ID.IsComputed() {

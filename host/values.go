@@ -89,22 +89,3 @@ func without(list []string, s string) []string {
 func looksLikeURN(s string) bool { return urn.URN(s).IsValid() }
 
 func urnOf(s string) urn.URN { return urn.URN(s) }
-
-// describeKind names a value's kind without printing it.
-func describeKind(v property.Value) string {
-	switch {
-	case v.IsString():
-		return "a string"
-	case v.IsNumber():
-		return "a number"
-	case v.IsBool():
-		return "a boolean"
-	case v.IsArray():
-		return "an array"
-	case v.IsMap():
-		return "an object"
-	case v.IsNull():
-		return "null"
-	}
-	return "a value"
-}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/internal/typed"
 )
 
 // Failure is one property that does not match the schema. Path uses the
@@ -76,15 +78,15 @@ func (c *checker) value(path string, spec Property, v property.Value) {
 	switch spec.Type {
 	case "string":
 		if !v.IsString() {
-			c.fail(path, "expected a string, got %s", describe(v))
+			c.fail(path, "expected a string, got %s", typed.Describe(v))
 		}
 	case "boolean":
 		if !v.IsBool() {
-			c.fail(path, "expected a boolean, got %s", describe(v))
+			c.fail(path, "expected a boolean, got %s", typed.Describe(v))
 		}
 	case "integer", "number":
 		if !v.IsNumber() {
-			c.fail(path, "expected %s %s, got %s", article(spec.Type), spec.Type, describe(v))
+			c.fail(path, "expected %s %s, got %s", article(spec.Type), spec.Type, typed.Describe(v))
 			return
 		}
 		n := v.AsNumber()
@@ -99,7 +101,7 @@ func (c *checker) value(path string, spec Property, v property.Value) {
 		}
 	case "array":
 		if !v.IsArray() {
-			c.fail(path, "expected an array, got %s", describe(v))
+			c.fail(path, "expected an array, got %s", typed.Describe(v))
 			return
 		}
 		if spec.Items == nil {
@@ -110,7 +112,7 @@ func (c *checker) value(path string, spec Property, v property.Value) {
 		}
 	case "object":
 		if !v.IsMap() {
-			c.fail(path, "expected an object, got %s", describe(v))
+			c.fail(path, "expected an object, got %s", typed.Describe(v))
 			return
 		}
 		if spec.AdditionalProperties == nil {
@@ -132,16 +134,16 @@ func (c *checker) ref(path string, spec Property, v property.Value) {
 	case refAny:
 	case refAsset:
 		if !v.IsAsset() {
-			c.fail(path, "expected an asset, got %s", describe(v))
+			c.fail(path, "expected an asset, got %s", typed.Describe(v))
 		}
 	case refArchive:
 		if !v.IsArchive() {
-			c.fail(path, "expected an archive, got %s", describe(v))
+			c.fail(path, "expected an archive, got %s", typed.Describe(v))
 		}
 	case refResource:
 		// Where references are not negotiated the engine sends the ID or URN.
 		if !v.IsResourceReference() && !v.IsString() {
-			c.fail(path, "expected a reference to a %s resource, got %s", tok, describe(v))
+			c.fail(path, "expected a reference to a %s resource, got %s", tok, typed.Describe(v))
 			return
 		}
 		if v.IsResourceReference() && tok != "/provider" && v.AsResourceReference().URN.Type().String() != tok {
@@ -157,7 +159,7 @@ func (c *checker) ref(path string, spec Property, v property.Value) {
 			return
 		}
 		if !v.IsMap() {
-			c.fail(path, "expected an object of type %s, got %s", tok, describe(v))
+			c.fail(path, "expected an object of type %s, got %s", tok, typed.Describe(v))
 			return
 		}
 		c.object(path, t.Object, v.AsMap())
@@ -186,7 +188,7 @@ func (c *checker) enum(path, tok string, t Type, v property.Value) {
 		}
 	}
 	slices.Sort(allowed)
-	c.fail(path, "%s is not a valid %s; allowed: %v", describe(v), tok, allowed)
+	c.fail(path, "%s is not a valid %s; allowed: %v", typed.Describe(v), tok, allowed)
 }
 
 func article(s string) string {
@@ -194,30 +196,4 @@ func article(s string) string {
 		return "an"
 	}
 	return "a"
-}
-
-// describe names a value's kind for an error message. It never prints a
-// secret's plaintext.
-func describe(v property.Value) string {
-	switch {
-	case v.Secret():
-		return "a secret value"
-	case v.IsString():
-		return strconv.Quote(v.AsString())
-	case v.IsNumber():
-		return "the number " + strconv.FormatFloat(v.AsNumber(), 'g', -1, 64)
-	case v.IsBool():
-		return "the boolean " + strconv.FormatBool(v.AsBool())
-	case v.IsArray():
-		return "an array"
-	case v.IsMap():
-		return "an object"
-	case v.IsResourceReference():
-		return "a resource reference"
-	case v.IsAsset():
-		return "an asset"
-	case v.IsArchive():
-		return "an archive"
-	}
-	return "a value"
 }

@@ -142,7 +142,7 @@ func (d *decoder) value(path string, v property.Value, dst reflect.Value) error 
 		if v.IsMap() {
 			dst.Set(reflect.ValueOf(v.AsMap()))
 		} else if !v.IsComputed() {
-			d.fail(path, "expected an object, got %s", kind(v))
+			d.fail(path, "expected an object, got %s", Describe(v))
 		}
 		return nil
 	}
@@ -169,11 +169,11 @@ func (d *decoder) value(path string, v property.Value, dst reflect.Value) error 
 				dst.SetString(string(ref.URN))
 			}
 		default:
-			d.fail(path, "expected a string, got %s", kind(v))
+			d.fail(path, "expected a string, got %s", Describe(v))
 		}
 	case reflect.Bool:
 		if !v.IsBool() {
-			d.fail(path, "expected a boolean, got %s", kind(v))
+			d.fail(path, "expected a boolean, got %s", Describe(v))
 			return nil
 		}
 		dst.SetBool(v.AsBool())
@@ -204,7 +204,7 @@ func (d *decoder) value(path string, v property.Value, dst reflect.Value) error 
 		}
 	case reflect.Slice:
 		if !v.IsArray() {
-			d.fail(path, "expected an array, got %s", kind(v))
+			d.fail(path, "expected an array, got %s", Describe(v))
 			return nil
 		}
 		arr := v.AsArray()
@@ -223,7 +223,7 @@ func (d *decoder) value(path string, v property.Value, dst reflect.Value) error 
 			return fmt.Errorf("%s: map keys must be strings, field type is %s", path, t)
 		}
 		if !v.IsMap() {
-			d.fail(path, "expected an object, got %s", kind(v))
+			d.fail(path, "expected an object, got %s", Describe(v))
 			return nil
 		}
 		out := reflect.MakeMapWithSize(t, v.AsMap().Len())
@@ -240,14 +240,14 @@ func (d *decoder) value(path string, v property.Value, dst reflect.Value) error 
 	case reflect.Struct:
 		if t == refType {
 			if !v.IsResourceReference() {
-				d.fail(path, "expected a resource reference, got %s", kind(v))
+				d.fail(path, "expected a resource reference, got %s", Describe(v))
 				return nil
 			}
 			dst.Set(reflect.ValueOf(v.AsResourceReference()))
 			return nil
 		}
 		if !v.IsMap() {
-			d.fail(path, "expected an object, got %s", kind(v))
+			d.fail(path, "expected an object, got %s", Describe(v))
 			return nil
 		}
 		return d.object(path, v.AsMap(), dst)
@@ -264,7 +264,7 @@ func (d *decoder) value(path string, v property.Value, dst reflect.Value) error 
 
 func (d *decoder) number(path string, v property.Value) (float64, bool) {
 	if !v.IsNumber() {
-		d.fail(path, "expected a number, got %s", kind(v))
+		d.fail(path, "expected a number, got %s", Describe(v))
 		return 0, false
 	}
 	return v.AsNumber(), true
@@ -301,18 +301,18 @@ func plain(v property.Value) any {
 	return nil
 }
 
-// kind names a value's kind for error messages, never its secret content.
-func kind(v property.Value) string {
+// Describe names a value for an error message: its kind, and for plain
+// scalars its value. It never prints a secret's plaintext.
+func Describe(v property.Value) string {
 	switch {
+	case v.Secret():
+		return "a secret value"
 	case v.IsString():
-		if v.Secret() {
-			return "a string"
-		}
 		return strconv.Quote(v.AsString())
 	case v.IsNumber():
-		return "a number"
+		return "the number " + strconv.FormatFloat(v.AsNumber(), 'g', -1, 64)
 	case v.IsBool():
-		return "a boolean"
+		return "the boolean " + strconv.FormatBool(v.AsBool())
 	case v.IsArray():
 		return "an array"
 	case v.IsMap():
@@ -323,6 +323,10 @@ func kind(v property.Value) string {
 		return "an asset"
 	case v.IsArchive():
 		return "an archive"
+	case v.IsNull():
+		return "null"
+	case v.IsComputed():
+		return "an unknown value"
 	}
 	return "a value"
 }

@@ -88,14 +88,14 @@ func TestDecodeErrors(t *testing.T) {
 		want string
 	}{
 		{"missing required", property.NewMap(map[string]property.Value{}), `req: missing required property "req"`},
-		{"wrong type", m(map[string]property.Value{"s": property.New(1.0)}), "s: expected a string, got a number"},
+		{"wrong type", m(map[string]property.Value{"s": property.New(1.0)}), "s: expected a string, got the number 1"},
 		{"fraction into int", m(map[string]property.Value{"i": property.New(1.5)}), "i: expected an integer"},
 		{"overflow", m(map[string]property.Value{"u8": property.New(256.0)}), "u8: expected a non-negative integer that fits uint8"},
 		{"negative unsigned", m(map[string]property.Value{"u8": property.New(-1.0)}), "u8: expected a non-negative integer"},
 		{"element", m(map[string]property.Value{"l": property.New([]property.Value{property.New(true)})}), "l[0]: expected a string"},
 		{"map value", m(map[string]property.Value{"m": property.New(map[string]property.Value{"k": property.New("x")})}), `m["k"]: expected a number`},
 		{"nested field", m(map[string]property.Value{"o": property.New(map[string]property.Value{})}), `o.n: missing required property "n"`},
-		{"secret never printed", m(map[string]property.Value{"b": property.New("hunter2").WithSecret(true)}), "b: expected a boolean, got a string"},
+		{"secret never printed", m(map[string]property.Value{"b": property.New("hunter2").WithSecret(true)}), "b: expected a boolean, got a secret value"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
