@@ -35,28 +35,31 @@ func NewBucket(ctx *pulumi.Context, name string, args *BucketArgs, opts ...pulum
 type Object struct {
 	pulumi.CustomResourceState
 
-	Bucket      pulumi.StringOutput `pulumi:"bucket"`
-	Key         pulumi.StringOutput `pulumi:"key"`
-	Content     pulumi.StringOutput `pulumi:"content"`
-	ContentType pulumi.StringOutput `pulumi:"contentType"`
-	Etag        pulumi.StringOutput `pulumi:"etag"`
-	Size        pulumi.IntOutput    `pulumi:"size"`
-	Url         pulumi.StringOutput `pulumi:"url"`
+	Bucket       pulumi.StringOutput `pulumi:"bucket"`
+	Key          pulumi.StringOutput `pulumi:"key"`
+	Content      pulumi.StringOutput `pulumi:"content"`
+	ContentType  pulumi.StringOutput `pulumi:"contentType"`
+	CacheSeconds pulumi.IntOutput    `pulumi:"cacheSeconds"`
+	Etag         pulumi.StringOutput `pulumi:"etag"`
+	Size         pulumi.IntOutput    `pulumi:"size"`
+	Url          pulumi.StringOutput `pulumi:"url"`
 }
 
 // ObjectArgs are the inputs of an Object.
 type ObjectArgs struct {
-	Bucket      pulumi.StringInput
-	Key         pulumi.StringInput
-	Content     pulumi.StringInput
-	ContentType pulumi.StringPtrInput
+	Bucket       pulumi.StringInput
+	Key          pulumi.StringInput
+	Content      pulumi.StringInput
+	ContentType  pulumi.StringPtrInput
+	CacheSeconds pulumi.IntPtrInput
 }
 
 type objectArgs struct {
-	Bucket      string  `pulumi:"bucket"`
-	Key         string  `pulumi:"key"`
-	Content     string  `pulumi:"content"`
-	ContentType *string `pulumi:"contentType"`
+	Bucket       string  `pulumi:"bucket"`
+	Key          string  `pulumi:"key"`
+	Content      string  `pulumi:"content"`
+	ContentType  *string `pulumi:"contentType"`
+	CacheSeconds *int    `pulumi:"cacheSeconds"`
 }
 
 // ElementType implements pulumi.Input.

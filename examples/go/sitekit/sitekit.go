@@ -52,7 +52,9 @@ type sitePageUrlArgs struct {
 }
 
 // ElementType implements pulumi.Input.
-func (SitePageUrlArgs) ElementType() reflect.Type { return reflect.TypeOf((*sitePageUrlArgs)(nil)).Elem() }
+func (SitePageUrlArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*sitePageUrlArgs)(nil)).Elem()
+}
 
 // URLResult is the result of Site.PageUrl and Site.AddPage.
 type URLResult struct {
@@ -91,7 +93,9 @@ type siteAddPageArgs struct {
 }
 
 // ElementType implements pulumi.Input.
-func (SiteAddPageArgs) ElementType() reflect.Type { return reflect.TypeOf((*siteAddPageArgs)(nil)).Elem() }
+func (SiteAddPageArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*siteAddPageArgs)(nil)).Elem()
+}
 
 // AddPage stores one more page; the page becomes a child of the site.
 func (r *Site) AddPage(ctx *pulumi.Context, args *SiteAddPageArgs) (pulumi.StringOutput, error) {
