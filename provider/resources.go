@@ -251,7 +251,7 @@ func (r Object) Read(ctx context.Context, req host.ReadRequest) (host.ReadRespon
 	if err != nil {
 		return host.ReadResponse{}, err
 	}
-	args := ObjectArgs{Bucket: bucket, Key: key, Content: o.Content, ContentType: o.ContentType}
+	args := ObjectArgs{Bucket: bucket, Key: key, Content: o.Content, ContentType: o.ContentType, CacheSeconds: o.CacheSeconds}
 	ins, err := host.Encode(args)
 	if err != nil {
 		return host.ReadResponse{}, err

@@ -91,13 +91,13 @@ func (c *checker) value(path string, spec Property, v property.Value) {
 		}
 		n := v.AsNumber()
 		if spec.Type == "integer" && n != math.Trunc(n) {
-			c.fail(path, "expected an integer, got %v", n)
+			c.fail(path, "expected an integer, got %s", num(n))
 		}
 		if spec.Minimum != nil && n < *spec.Minimum {
-			c.fail(path, "%v is below the minimum %v", n, *spec.Minimum)
+			c.fail(path, "%s is below the minimum %s", num(n), num(*spec.Minimum))
 		}
 		if spec.Maximum != nil && n > *spec.Maximum {
-			c.fail(path, "%v is above the maximum %v", n, *spec.Maximum)
+			c.fail(path, "%s is above the maximum %s", num(n), num(*spec.Maximum))
 		}
 	case "array":
 		if !v.IsArray() {
@@ -190,6 +190,9 @@ func (c *checker) enum(path, tok string, t Type, v property.Value) {
 	slices.Sort(allowed)
 	c.fail(path, "%s is not a valid %s; allowed: %v", typed.Describe(v), tok, allowed)
 }
+
+// num prints a number as a user wrote it: 31536000, not 3.1536e+07.
+func num(n float64) string { return strconv.FormatFloat(n, 'f', -1, 64) }
 
 func article(s string) string {
 	if s == "integer" {

@@ -127,7 +127,13 @@ func (s *Store) GetObject(ctx context.Context, bucket, key string) (Object, erro
 	if err != nil {
 		return Object{}, err
 	}
-	return Object{Bucket: bucket, Key: key, Content: string(data), ContentType: r.ContentType()}, nil
+	attrs, err := s.root.Attributes(ctx, bucket+"/"+key)
+	if err != nil {
+		return Object{}, notFound(err)
+	}
+	o := Object{Bucket: bucket, Key: key, Content: string(data), ContentType: r.ContentType()}
+	_, _ = fmt.Sscanf(attrs.CacheControl, "max-age=%d", &o.CacheSeconds)
+	return o, nil
 }
 
 // DeleteObject removes an object; a missing object is not an error.

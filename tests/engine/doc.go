@@ -8,8 +8,8 @@
 // 127.0.0.1 port, launches one plugin process per provider resource with the
 // sdk/v3 plugin client, and follows the real engine's step semantics
 // (Check/Diff/Create/Update/Delete, create-before-delete and
-// delete-before-replace replacements, default and explicit providers,
-// Construct and Call for component packages). LoadState and LoadResources
-// read the state file for assertions; secrets in it are encrypted with a
-// per-stack key kept in <StateFile>.key.
+// delete-before-replace replacements, import by ID (import.go), default
+// and explicit providers, Construct and Call for component packages).
+// LoadState and LoadResources read the state file for assertions; secrets
+// in it are encrypted with a per-stack key kept in <StateFile>.key.
 package engine

@@ -96,6 +96,8 @@ const (
 	OpReadDiscard          Op = "discard"
 	OpDiscardReplaced      Op = "discard-replaced"
 	OpRemovePendingReplace Op = "remove-pending-replace"
+	OpImport               Op = "import"
+	OpImportReplacement    Op = "import-replacement"
 )
 
 // Step is one step the engine performed (or, in a preview, would perform).

@@ -107,6 +107,7 @@ type Resource struct {
 	Protect, RetainOnDelete         bool
 	External                        bool
 	DeletedWith                     string
+	ImportID                        string
 	Dependencies                    []string
 	Inputs, Outputs                 property.Map
 }
@@ -124,9 +125,9 @@ func LoadResources(path string) ([]Resource, error) {
 			URN: string(s.URN), Type: string(s.Type), ID: string(s.ID), Parent: string(s.Parent),
 			Provider: s.Provider, Custom: s.Custom, Delete: s.Delete, PendingReplacement: s.PendingReplacement,
 			Protect: s.Protect, RetainOnDelete: s.RetainOnDelete, External: s.External,
-			DeletedWith: string(s.DeletedWith),
-			Inputs:      resource.FromResourcePropertyMap(s.Inputs),
-			Outputs:     resource.FromResourcePropertyMap(s.Outputs),
+			DeletedWith: string(s.DeletedWith), ImportID: string(s.ImportID),
+			Inputs:  resource.FromResourcePropertyMap(s.Inputs),
+			Outputs: resource.FromResourcePropertyMap(s.Outputs),
 		}
 		for _, d := range s.Dependencies {
 			r.Dependencies = append(r.Dependencies, string(d))

@@ -117,7 +117,7 @@ func newState(g *goal, urn resource.URN, alias resource.URN) *resState {
 		URN: urn, Type: g.Type, Custom: g.Custom, Inputs: g.Props, Parent: g.Parent,
 		Dependencies: g.Dependencies, PropertyDependencies: g.PropertyDependencies,
 		Provider: g.Provider, AdditionalSecretOutputs: g.AdditionalSecretOutputs,
-		CustomTimeouts: g.CustomTimeouts, ImportID: g.ImportID, DeletedWith: g.DeletedWith,
+		CustomTimeouts: g.CustomTimeouts, DeletedWith: g.DeletedWith,
 		ReplaceWith: g.ReplaceWith, ReplacementTrigger: g.ReplacementTrigger,
 		IgnoreChanges: g.IgnoreChanges, ReplaceOnChanges: g.ReplaceOnChanges,
 	}
@@ -286,9 +286,6 @@ func (d *deployment) markDelete(old *resState) {
 // customSteps is the step generator for a custom resource (§8): Check, then
 // create, or Diff and same/update/replace.
 func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resState) error {
-	if g.ImportID != "" && (old == nil || old.External || old.ID != g.ImportID) {
-		return errors.New("the test engine does not support importing resources")
-	}
 	prov, err := d.opsFor(news)
 	if err != nil {
 		return err
@@ -300,6 +297,9 @@ func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resSta
 
 	seed := make([]byte, 32)
 	_, _ = rand.Read(seed)
+	if isImport(g, old) {
+		return d.importResource(ctx, g, prov, news, old, recreating, seed)
+	}
 	var check plugin.CheckResponse
 	if recreating || wasExternal || old == nil {
 		check, err = prov.Check(ctx, plugin.CheckRequest{

@@ -332,7 +332,7 @@ func printResult(w io.Writer, res *engine.Result, secrets []string) {
 		}
 	}
 	var parts []string
-	for _, op := range []engine.Op{engine.OpCreate, engine.OpUpdate, engine.OpReplace, engine.OpDelete, engine.OpSame, engine.OpRead} {
+	for _, op := range []engine.Op{engine.OpCreate, engine.OpImport, engine.OpUpdate, engine.OpReplace, engine.OpDelete, engine.OpSame, engine.OpRead} {
 		if counts[op] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[op], op))
 		}

@@ -1,0 +1,501 @@
+package provider_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/provider"
+	"github.com/polyhost/polyhost/provider/storage"
+)
+
+const (
+	bucketType = "sitekit:index:Bucket"
+	objectType = "sitekit:index:Object"
+)
+
+// backendFixture is the sitekit provider served in-process, configured with
+// file storage in a temporary directory, plus direct access to that storage
+// for changes made behind the provider's back.
+type backendFixture struct {
+	t     *testing.T
+	srv   pulumirpc.ResourceProviderServer
+	dir   string
+	url   string
+	store *storage.Store
+}
+
+func newBackend(t *testing.T) *backendFixture {
+	t.Helper()
+	p, err := provider.New("1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	f := &backendFixture{t: t, srv: host.NewServer(p), dir: t.TempDir()}
+	f.url = "file://" + f.dir
+	if _, err := f.srv.Configure(context.Background(), &pulumirpc.ConfigureRequest{
+		Args: f.wire(resource.PropertyMap{"storageUrl": resource.NewProperty(f.url)}),
+	}); err != nil {
+		t.Fatalf("configure: %v", err)
+	}
+	if f.store, err = storage.Open(context.Background(), f.url); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.store.Close() })
+	return f
+}
+
+var wireOpts = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true}
+
+func (f *backendFixture) wire(m resource.PropertyMap) *structpb.Struct {
+	f.t.Helper()
+	s, err := plugin.MarshalProperties(m, wireOpts)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return s
+}
+
+func (f *backendFixture) unwire(s *structpb.Struct) resource.PropertyMap {
+	f.t.Helper()
+	m, err := plugin.UnmarshalProperties(s, wireOpts)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return m
+}
+
+func urnOf(typ, name string) string {
+	return "urn:pulumi:dev::proj::" + typ + "::" + name
+}
+
+// check runs Check on fresh inputs; it fails the test on a gRPC error.
+func (f *backendFixture) check(typ string, news resource.PropertyMap) (resource.PropertyMap, []*pulumirpc.CheckFailure) {
+	f.t.Helper()
+	resp, err := f.srv.Check(context.Background(), &pulumirpc.CheckRequest{
+		Urn: urnOf(typ, "r"), Name: "r", Type: typ, News: f.wire(news), RandomSeed: []byte("seed"),
+	})
+	if err != nil {
+		f.t.Fatalf("Check must report bad input as failures, not a gRPC error: %v", err)
+	}
+	return f.unwire(resp.GetInputs()), resp.GetFailures()
+}
+
+func (f *backendFixture) create(typ, name string, inputs resource.PropertyMap) (string, resource.PropertyMap) {
+	f.t.Helper()
+	resp, err := f.srv.Create(context.Background(), &pulumirpc.CreateRequest{
+		Urn: urnOf(typ, name), Name: name, Type: typ, Properties: f.wire(inputs),
+	})
+	if err != nil {
+		f.t.Fatalf("create %s: %v", name, err)
+	}
+	return resp.GetId(), f.unwire(resp.GetProperties())
+}
+
+// read reads by ID alone, as an import or a refresh of a lost state does.
+func (f *backendFixture) read(typ, id string) (*pulumirpc.ReadResponse, error) {
+	return f.srv.Read(context.Background(), &pulumirpc.ReadRequest{
+		Urn: urnOf(typ, "r"), Name: "r", Type: typ, Id: id,
+	})
+}
+
+func (f *backendFixture) mustRead(typ, id string) (string, resource.PropertyMap, resource.PropertyMap) {
+	f.t.Helper()
+	resp, err := f.read(typ, id)
+	if err != nil {
+		f.t.Fatalf("read %s: %v", id, err)
+	}
+	return resp.GetId(), f.unwire(resp.GetInputs()), f.unwire(resp.GetProperties())
+}
+
+func (f *backendFixture) update(typ, id string, olds, news resource.PropertyMap) resource.PropertyMap {
+	f.t.Helper()
+	resp, err := f.srv.Update(context.Background(), &pulumirpc.UpdateRequest{
+		Urn: urnOf(typ, "r"), Name: "r", Type: typ, Id: id,
+		Olds: f.wire(olds), OldInputs: f.wire(olds), News: f.wire(news),
+	})
+	if err != nil {
+		f.t.Fatalf("update %s: %v", id, err)
+	}
+	return f.unwire(resp.GetProperties())
+}
+
+func (f *backendFixture) delete(typ, id string, outputs resource.PropertyMap) {
+	f.t.Helper()
+	if _, err := f.srv.Delete(context.Background(), &pulumirpc.DeleteRequest{
+		Urn: urnOf(typ, "r"), Name: "r", Type: typ, Id: id, Properties: f.wire(outputs),
+	}); err != nil {
+		f.t.Fatalf("delete %s: %v", id, err)
+	}
+}
+
+func str(m resource.PropertyMap, k string) string {
+	v := m[resource.PropertyKey(k)]
+	if v.IsSecret() {
+		v = v.SecretValue().Element
+	}
+	if !v.IsString() {
+		return ""
+	}
+	return v.StringValue()
+}
+
+func labels(kv ...string) resource.PropertyValue {
+	m := resource.PropertyMap{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[resource.PropertyKey(kv[i])] = resource.NewProperty(kv[i+1])
+	}
+	return resource.NewProperty(m)
+}
+
+func TestBucketBackend(t *testing.T) {
+	t.Parallel()
+	f := newBackend(t)
+
+	id, out := f.create(bucketType, "My_Site", resource.PropertyMap{"labels": labels("env", "test")})
+	if !regexp.MustCompile(`^my-site-[0-9a-f]{8}$`).MatchString(id) || str(out, "bucketName") != id {
+		t.Fatalf("bucket id %q, bucketName %q: want the resource name, lowercased and suffixed", id, str(out, "bucketName"))
+	}
+	if str(out, "endpoint") != f.url+"/"+id {
+		t.Errorf("endpoint = %q", str(out, "endpoint"))
+	}
+	key := out["accessKey"]
+	if !key.IsSecret() || len(str(out, "accessKey")) != 32 {
+		t.Errorf("accessKey = %v, want a generated secret", key)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, id, ".sitekit-bucket")); err != nil {
+		t.Fatalf("no bucket marker: %v", err)
+	}
+
+	// Read by ID alone returns the same state, and the inputs to import it with.
+	gotID, ins, state := f.mustRead(bucketType, id)
+	if gotID != id || !state.DeepEquals(out) {
+		t.Errorf("read = %s %v, want %s %v", gotID, state, id, out)
+	}
+	if !ins.DeepEquals(resource.PropertyMap{"labels": labels("env", "test")}) {
+		t.Errorf("read inputs = %v", ins)
+	}
+
+	// Update rewrites the labels and keeps the generated key.
+	newIns := resource.PropertyMap{"labels": labels("env", "prod", "team", "web")}
+	upd := f.update(bucketType, id, resource.PropertyMap{"labels": labels("env", "test")}, newIns)
+	if !upd["labels"].DeepEquals(newIns["labels"]) || str(upd, "accessKey") != str(out, "accessKey") {
+		t.Errorf("update outputs = %v", upd)
+	}
+	if _, ins, _ = f.mustRead(bucketType, id); !ins.DeepEquals(newIns) {
+		t.Errorf("labels after update = %v", ins)
+	}
+
+	// Delete removes it; a read then reports it gone, and a second delete is fine.
+	f.delete(bucketType, id, upd)
+	if gotID, _, _ := f.mustRead(bucketType, id); gotID != "" {
+		t.Errorf("read of a deleted bucket returned id %q, want gone", gotID)
+	}
+	f.delete(bucketType, id, upd)
+}
+
+// A bucket made outside Pulumi is imported by its name.
+func TestBucketImportByName(t *testing.T) {
+	t.Parallel()
+	f := newBackend(t)
+	if err := f.store.PutBucket(context.Background(), storage.BucketInfo{
+		Name: "legacy", Labels: map[string]string{"team": "web"}, AccessKey: "oob-key",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	id, ins, out := f.mustRead(bucketType, "legacy")
+	if id != "legacy" || str(out, "bucketName") != "legacy" || str(out, "endpoint") != f.url+"/legacy" {
+		t.Fatalf("import read: id %q outputs %v", id, out)
+	}
+	if !out["accessKey"].IsSecret() || str(out, "accessKey") != "oob-key" {
+		t.Errorf("accessKey = %v, want the stored key, secret", out["accessKey"])
+	}
+	// The imported inputs pass Check unchanged, so an import with them has no diff.
+	checked, failures := f.check(bucketType, ins)
+	if len(failures) > 0 || !checked.DeepEquals(ins) {
+		t.Errorf("check of imported inputs: %v, failures %v", checked, failures)
+	}
+}
+
+// putObject writes an object behind the provider's back.
+func (f *backendFixture) putObject(bucket, key, content, contentType string) {
+	f.t.Helper()
+	ctx := context.Background()
+	if _, err := f.store.GetBucket(ctx, bucket); err != nil {
+		if err := f.store.PutBucket(ctx, storage.BucketInfo{Name: bucket, AccessKey: "k"}); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	if err := f.store.PutObject(ctx, storage.Object{Bucket: bucket, Key: key, Content: content, ContentType: contentType}); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func objectInputs(bucket, key, content string) resource.PropertyMap {
+	return resource.PropertyMap{
+		"bucket": resource.NewProperty(bucket), "key": resource.NewProperty(key), "content": resource.NewProperty(content),
+	}
+}
+
+func TestObjectBackend(t *testing.T) {
+	t.Parallel()
+	f := newBackend(t)
+	bucket, _ := f.create(bucketType, "site", resource.PropertyMap{})
+	path := filepath.Join(f.dir, bucket, "pages", "a.html")
+
+	ins := objectInputs(bucket, "pages/a.html", "<p>v1</p>")
+	id, out := f.create(objectType, "a", ins)
+	if id != bucket+"/pages/a.html" {
+		t.Fatalf("object id = %q, want bucket/key", id)
+	}
+	want := map[string]string{
+		"content": "<p>v1</p>", "contentType": "text/html", "etag": storage.ETag("<p>v1</p>"),
+		"url": f.url + "/" + bucket + "/pages/a.html",
+	}
+	for k, v := range want {
+		if str(out, k) != v {
+			t.Errorf("create output %s = %q, want %q", k, str(out, k), v)
+		}
+	}
+	if out["size"].NumberValue() != 9 {
+		t.Errorf("size = %v", out["size"])
+	}
+	if data, err := os.ReadFile(path); err != nil || string(data) != "<p>v1</p>" {
+		t.Fatalf("stored object = %q, %v", data, err)
+	}
+
+	// Read by ID alone (import, or refresh) sees what is stored.
+	gotID, readIns, state := f.mustRead(objectType, id)
+	wantIns := objectInputs(bucket, "pages/a.html", "<p>v1</p>")
+	wantIns["contentType"] = resource.NewProperty("text/html")
+	if gotID != id || !readIns.DeepEquals(wantIns) || str(state, "etag") != str(out, "etag") {
+		t.Errorf("read = %s %v %v", gotID, readIns, state)
+	}
+
+	// Update rewrites the content; the etag follows.
+	news := objectInputs(bucket, "pages/a.html", "<p>version two</p>")
+	news["contentType"] = resource.NewProperty("text/plain")
+	news["cacheSeconds"] = resource.NewProperty(60.0)
+	upd := f.update(objectType, id, ins, news)
+	if str(upd, "etag") != storage.ETag("<p>version two</p>") || str(upd, "contentType") != "text/plain" || upd["size"].NumberValue() != 18 {
+		t.Errorf("update outputs = %v", upd)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "<p>version two</p>" {
+		t.Errorf("stored after update = %q", data)
+	}
+	_, readIns, state = f.mustRead(objectType, id)
+	if str(state, "contentType") != "text/plain" {
+		t.Errorf("content type after update = %q", str(state, "contentType"))
+	}
+	if readIns["cacheSeconds"].NumberValue() != 60 || state["cacheSeconds"].NumberValue() != 60 {
+		t.Errorf("cacheSeconds read back as %v / %v, want 60", readIns["cacheSeconds"], state["cacheSeconds"])
+	}
+
+	// An out-of-band change shows in a read.
+	if err := os.WriteFile(path, []byte("tampered"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, state = f.mustRead(objectType, id); str(state, "content") != "tampered" || str(state, "etag") != storage.ETag("tampered") {
+		t.Errorf("read after tampering = %v", state)
+	}
+
+	// Delete removes it; deleting again is not an error.
+	f.delete(objectType, id, upd)
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("object still stored after delete: %v", err)
+	}
+	f.delete(objectType, id, upd)
+}
+
+func TestObjectReadVanished(t *testing.T) {
+	t.Parallel()
+	f := newBackend(t)
+	f.putObject("b", "k.txt", "x", "text/plain")
+	if err := os.Remove(filepath.Join(f.dir, "b", "k.txt")); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := f.read(objectType, "b/k.txt")
+	if err != nil {
+		t.Fatalf("read of a vanished object: %v", err)
+	}
+	if resp.GetId() != "" || resp.GetProperties() != nil {
+		t.Errorf("read of a vanished object = %v, want an empty response (gone)", resp)
+	}
+	// So is one in a bucket that does not exist.
+	if resp, err := f.read(objectType, "nobucket/k.txt"); err != nil || resp.GetId() != "" {
+		t.Errorf("read in a missing bucket = %v, %v", resp, err)
+	}
+}
+
+func TestObjectImportByID(t *testing.T) {
+	t.Parallel()
+	f := newBackend(t)
+	f.putObject("legacy", "docs/page.txt", "hello", "text/plain")
+	id, ins, out := f.mustRead(objectType, "legacy/docs/page.txt")
+	if id != "legacy/docs/page.txt" {
+		t.Fatalf("import id = %q", id)
+	}
+	wantIns := objectInputs("legacy", "docs/page.txt", "hello")
+	wantIns["contentType"] = resource.NewProperty("text/plain")
+	if !ins.DeepEquals(wantIns) {
+		t.Errorf("import inputs = %v, want %v", ins, wantIns)
+	}
+	if str(out, "etag") != storage.ETag("hello") || str(out, "url") != f.url+"/legacy/docs/page.txt" {
+		t.Errorf("import outputs = %v", out)
+	}
+	checked, failures := f.check(objectType, ins)
+	if len(failures) > 0 || !checked.DeepEquals(ins) {
+		t.Errorf("check of imported inputs: %v, failures %v", checked, failures)
+	}
+
+	// An ID without a key is refused, naming the form IDs take.
+	_, err := f.read(objectType, "no-key")
+	if err == nil || !strings.Contains(err.Error(), "bucket/key") {
+		t.Errorf("read of a malformed id: %v", err)
+	}
+}
+
+func TestObjectCreateInMissingBucket(t *testing.T) {
+	t.Parallel()
+	f := newBackend(t)
+	_, err := f.srv.Create(context.Background(), &pulumirpc.CreateRequest{
+		Urn: urnOf(objectType, "o"), Name: "o", Type: objectType, Properties: f.wire(objectInputs("nope", "k", "x")),
+	})
+	if err == nil || !strings.Contains(err.Error(), `bucket "nope"`) {
+		t.Fatalf("create in a missing bucket: %v", err)
+	}
+}
+
+// Bad inputs come back from Check as failures naming the property, never as
+// a gRPC error.
+func TestCheckBadInputs(t *testing.T) {
+	t.Parallel()
+	f := newBackend(t)
+	with := func(k string, v any) resource.PropertyMap {
+		m := objectInputs("b", "k", "x")
+		m[resource.PropertyKey(k)] = resource.NewPropertyValue(v)
+		return m
+	}
+	without := func(k string) resource.PropertyMap {
+		m := objectInputs("b", "k", "x")
+		delete(m, resource.PropertyKey(k))
+		return m
+	}
+	cases := []struct {
+		name   string
+		typ    string
+		inputs resource.PropertyMap
+		path   string
+		want   string
+	}{
+		{"wrong type", objectType, with("content", 42.0), "content", "expected a string, got the number 42"},
+		{"missing required", objectType, without("key"), "key", `missing required property "key"`},
+		{"below minimum", objectType, with("cacheSeconds", -1.0), "cacheSeconds", "-1 is below the minimum 0"},
+		{"above maximum", objectType, with("cacheSeconds", 31536001.0), "cacheSeconds", "is above the maximum"},
+		{"not an integer", objectType, with("cacheSeconds", 1.5), "cacheSeconds", "expected an integer"},
+		{"unknown enum value", objectType, with("contentType", "image/png"), "contentType", `"image/png" is not a valid sitekit:index:ContentType`},
+		{"unknown property", objectType, with("colour", "red"), "colour", `unknown property "colour"`},
+		{"wrong label type", bucketType, resource.PropertyMap{"labels": resource.NewProperty(resource.PropertyMap{"a": resource.NewProperty(true)})}, `labels["a"]`, "expected a string"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, failures := f.check(tc.typ, tc.inputs)
+			if len(failures) != 1 || failures[0].GetProperty() != tc.path || !strings.Contains(failures[0].GetReason(), tc.want) {
+				t.Errorf("failures = %v, want one at %s saying %q", failures, tc.path, tc.want)
+			}
+		})
+	}
+
+	// The edges of the range, every enum value and unknowns pass.
+	for _, ok := range []resource.PropertyMap{
+		with("cacheSeconds", 0.0), with("cacheSeconds", 31536000.0),
+		with("contentType", "text/html"), with("contentType", "text/plain"), with("contentType", "application/json"),
+		with("content", resource.MakeComputed(resource.NewProperty(""))),
+		with("content", resource.MakeSecret(resource.NewProperty("s"))),
+	} {
+		checked, failures := f.check(objectType, ok)
+		if len(failures) > 0 || !checked.HasValue("contentType") {
+			t.Errorf("check %v: %v, failures %v", ok, checked, failures)
+		}
+		for k := range ok {
+			if _, kept := checked[k]; !kept {
+				t.Errorf("check %v dropped %s", ok, k)
+			}
+		}
+	}
+}
+
+func (f *backendFixture) invoke(args resource.PropertyMap) (resource.PropertyMap, []*pulumirpc.CheckFailure) {
+	f.t.Helper()
+	resp, err := f.srv.Invoke(context.Background(), &pulumirpc.InvokeRequest{Tok: provider.GetObjectToken, Args: f.wire(args)})
+	if err != nil {
+		f.t.Fatalf("invoke must report bad arguments as failures, not a gRPC error: %v", err)
+	}
+	return f.unwire(resp.GetReturn()), resp.GetFailures()
+}
+
+func TestGetObject(t *testing.T) {
+	t.Parallel()
+	f := newBackend(t)
+	f.putObject("b", "note.txt", "a note", "text/plain")
+	args := func(bucket, key resource.PropertyValue) resource.PropertyMap {
+		return resource.PropertyMap{"bucket": bucket, "key": key}
+	}
+	s := resource.NewProperty[string]
+
+	ret, failures := f.invoke(args(s("b"), s("note.txt")))
+	if len(failures) > 0 || str(ret, "content") != "a note" || str(ret, "contentType") != "text/plain" ||
+		str(ret, "etag") != storage.ETag("a note") {
+		t.Fatalf("getObject = %v, failures %v", ret, failures)
+	}
+
+	cases := []struct {
+		name string
+		args resource.PropertyMap
+		path string
+		want string
+	}{
+		{"missing object", args(s("b"), s("gone.txt")), "key", `no object "gone.txt" in bucket "b"`},
+		{"missing bucket", args(s("nope"), s("note.txt")), "key", `no object "note.txt" in bucket "nope"`},
+		{"missing argument", resource.PropertyMap{"bucket": s("b")}, "key", `missing required property "key"`},
+		{"wrong type", args(resource.NewProperty(1.0), s("note.txt")), "bucket", "expected a string"},
+		{"secret argument", args(resource.MakeSecret(s("b")), s("note.txt")), "bucket", "must not be secret"},
+		{"unknown argument", args(s("b"), resource.MakeComputed(s(""))), "key", "must be known"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ret, failures := f.invoke(tc.args)
+			if len(failures) != 1 || failures[0].GetProperty() != tc.path || !strings.Contains(failures[0].GetReason(), tc.want) {
+				t.Errorf("failures = %v, want one at %s saying %q", failures, tc.path, tc.want)
+			}
+			if len(ret) != 0 {
+				t.Errorf("a failed invoke returned %v", ret)
+			}
+		})
+	}
+}
+
+// Without storage configured the backends fail with a clear error rather
+// than panicking.
+func TestBackendUnconfigured(t *testing.T) {
+	t.Parallel()
+	p, err := provider.New("1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := host.NewServer(p)
+	_, err = srv.Read(context.Background(), &pulumirpc.ReadRequest{Urn: urnOf(bucketType, "b"), Name: "b", Type: bucketType, Id: "x"})
+	if err == nil || !strings.Contains(err.Error(), "storageUrl") {
+		t.Fatalf("read without storage: %v", err)
+	}
+}

@@ -1,0 +1,182 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/polyhost/polyhost/tests/engine"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+)
+
+func importID(id string) regOpt {
+	return func(r *pulumirpc.RegisterResourceRequest) { r.ImportId = id }
+}
+
+// putThing creates a thing in the fake cloud behind the engine's back.
+func (f *fixture) putThing(id string, inputs map[string]any) {
+	f.t.Helper()
+	outputs := map[string]any{"computed": "computed-" + inputs["value"].(string), "providerId": "elsewhere"}
+	for k, v := range inputs {
+		outputs[k] = v
+	}
+	data, err := json.Marshal(map[string]any{"inputs": inputs, "outputs": outputs})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	dir := filepath.Join(f.cloud, "things")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, id+".json"), data, 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// importProgram registers thing name with value, importing id.
+func importProgram(name, value, id string, got *regResult) program {
+	return func(ctx context.Context, c *client) error {
+		r, err := c.thing(ctx, name, map[string]any{"value": value}, importID(id))
+		if err == nil && got != nil {
+			*got = *r
+		}
+		return err
+	}
+}
+
+func TestImport(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.putThing("ext-1", map[string]any{"name": "imp", "value": "v1"})
+	f.putThing("ext-2", map[string]any{"name": "other", "value": "v1"})
+	urn := thingURN("imp")
+
+	// A preview reads the resource but records nothing.
+	res, err := f.eng.Preview(context.Background(), importProgram("imp", "v1", "ext-1", nil))
+	if err != nil {
+		t.Fatalf("preview: %v", err)
+	}
+	if !slices.Equal(res.OpsFor(urn), []engine.Op{engine.OpImport}) {
+		t.Fatalf("preview steps: %+v", res.Steps)
+	}
+	if _, err := os.Stat(f.state); err == nil {
+		t.Fatal("preview wrote state")
+	}
+
+	// The import: Read by ID, Check, Diff; no provider mutation.
+	var got regResult
+	res = f.up(importProgram("imp", "v1", "ext-1", &got))
+	if !slices.Equal(res.OpsFor(urn), []engine.Op{engine.OpImport}) {
+		t.Fatalf("import steps: %+v", res.Steps)
+	}
+	if len(f.ops()) != 0 {
+		t.Fatalf("import changed the cloud: %v", f.ops())
+	}
+	r := f.resources()[urn]
+	if r.ID != "ext-1" || r.ImportID != "ext-1" || !r.Custom || r.External {
+		t.Fatalf("imported row: %+v", r)
+	}
+	if r.Inputs.Get("name").AsString() != "imp" || r.Outputs.Get("computed").AsString() != "computed-v1" {
+		t.Fatalf("imported inputs %v outputs %v", r.Inputs, r.Outputs)
+	}
+	if got.ID != "ext-1" || strOut(got.Outputs, "providerId") != "elsewhere" {
+		t.Fatalf("program got id %q outputs %v", got.ID, got.Outputs)
+	}
+
+	// The same program again is a same; the import ID is not kept.
+	res = f.up(importProgram("imp", "v1", "ext-1", nil))
+	if !slices.Equal(res.OpsFor(urn), []engine.Op{engine.OpSame}) {
+		t.Fatalf("second up: %+v", res.Steps)
+	}
+	if r := f.resources()[urn]; r.ID != "ext-1" || r.ImportID != "" {
+		t.Fatalf("row after same: %+v", r)
+	}
+	// Dropping the import option keeps managing it.
+	res = f.up(program(func(ctx context.Context, c *client) error {
+		_, err := c.thing(ctx, "imp", map[string]any{"value": "v1"})
+		return err
+	}))
+	if !slices.Equal(res.OpsFor(urn), []engine.Op{engine.OpSame}) {
+		t.Fatalf("up without import: %+v", res.Steps)
+	}
+
+	failures := []struct {
+		name, value, id, want string
+	}{
+		{"gone", "v1", "nope", "resource 'nope' does not exist"},
+		{"other", "v2", "ext-2", "inputs to import do not match the existing resource: [value]"},
+		{"other", "invalid", "ext-2", "one or more inputs failed to validate"},
+	}
+	for _, tc := range failures {
+		res, err := f.eng.Up(context.Background(), program(func(ctx context.Context, c *client) error {
+			if _, err := c.thing(ctx, "imp", map[string]any{"value": "v1"}); err != nil {
+				return err
+			}
+			_, err := c.thing(ctx, tc.name, map[string]any{"value": tc.value}, importID(tc.id))
+			return err
+		}))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("import of %s as %s: error %v, want %q", tc.id, tc.name, err, tc.want)
+		}
+		if _, ok := f.resources()[thingURN(tc.name)]; ok {
+			t.Errorf("failed import of %s recorded", tc.id)
+		}
+		if _, ok := f.resources()[urn]; !ok {
+			t.Errorf("failed import of %s dropped imp", tc.id)
+		}
+		if tc.name == "other" && tc.value == "v2" {
+			// A preview only warns about the mismatch.
+			res, err = f.eng.Preview(context.Background(), importProgram(tc.name, tc.value, tc.id, nil))
+			if err != nil || !hasDiag(res, "warning", tc.want+"; importing this resource will fail") {
+				t.Errorf("preview of a mismatching import: %v, diagnostics %+v", err, res.Diagnostics)
+			}
+		}
+	}
+}
+
+func hasDiag(res *engine.Result, severity, text string) bool {
+	for _, d := range res.Diagnostics {
+		if d.Severity == severity && strings.Contains(d.Message, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// Importing onto a managed resource replaces it: the imported resource
+// takes over the URN and the old one is deleted at the end.
+func TestImportReplacement(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := thingURN("a")
+	f.up(program(func(ctx context.Context, c *client) error {
+		_, err := c.thing(ctx, "a", map[string]any{"value": "v1"})
+		return err
+	}))
+	oldID := f.resources()[a].ID
+	f.putThing("ext-a", map[string]any{"name": "a", "value": "v1"})
+	nOps := len(f.ops())
+
+	res := f.up(importProgram("a", "v1", "ext-a", nil))
+	want := []engine.Op{engine.OpImportReplacement, engine.OpReplace, engine.OpDeleteReplaced}
+	if !slices.Equal(res.OpsFor(a), want) {
+		t.Fatalf("steps: %+v", res.Steps)
+	}
+	ops := f.ops()[nOps:]
+	if len(ops) != 1 || !strings.HasPrefix(ops[0], "delete "+a+" "+oldID+" ") {
+		t.Fatalf("cloud ops: %v", ops)
+	}
+	if r := f.resources()[a]; r.ID != "ext-a" {
+		t.Fatalf("row: %+v", r)
+	}
+	if st, _ := engine.LoadState(f.state); len(st.Resources) != 3 {
+		t.Fatalf("state has %d rows, want stack, provider and a", len(st.Resources))
+	}
+	if ids := f.things(); !slices.Equal(ids, []string{"ext-a"}) {
+		t.Fatalf("cloud: %v", ids)
+	}
+}
