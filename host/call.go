@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -96,7 +97,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	if err != nil {
 		return callResponse{}, &StepError{Token: req.Token, Step: "connect to the resource monitor", Err: err}
 	}
-	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token}
+	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token, pending: &sync.WaitGroup{}}
 	resolved, err := self.Resolve(ctx, selfValue)
 	if err != nil {
 		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: err.Error()}}}, nil
@@ -112,6 +113,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	out, err := runSafely(ctx, req.Token, self.name, func(ctx context.Context) (property.Map, error) {
 		return fn(ctx, self, args)
 	})
+	self.pending.Wait()
 	if ie, ok := asInputError(err); ok {
 		return callResponse{Failures: ie.Properties}, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -110,7 +111,8 @@ type Component struct {
 
 	provider *Provider
 	monitor  *monitorclient.Client
-	sem      chan struct{} // bounds registrations in flight to the engine's parallel
+	sem      chan struct{}   // bounds registrations in flight to the engine's parallel
+	pending  *sync.WaitGroup // registrations in flight, shared with nested components
 }
 
 // URN of the component.
@@ -155,6 +157,8 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 			req.Provider = ref
 		}
 	}
+	c.pending.Add(1)
+	defer c.pending.Done()
 	if err := c.acquire(ctx); err != nil {
 		return monitorclient.RegisterResourceResponse{}, err
 	}
@@ -214,6 +218,7 @@ func (c *Component) child(token, name, urn string, inputs property.Map) *Compone
 		provider: c.provider,
 		monitor:  c.monitor,
 		sem:      c.sem,
+		pending:  c.pending,
 	}
 }
 

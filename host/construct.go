@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -67,7 +68,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 	c := &Component{
 		token: req.Type, name: req.Name, urn: own.URN,
 		inputs: req.Inputs, opts: o, info: req.Info,
-		provider: p, monitor: monitor,
+		provider: p, monitor: monitor, pending: &sync.WaitGroup{},
 	}
 	if n := req.Info.Parallel; n > 0 {
 		c.sem = make(chan struct{}, n)
@@ -75,6 +76,9 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 	outputs, err := runSafely(ctx, req.Type, req.Name, func(ctx context.Context) (property.Map, error) {
 		return ctor(ctx, c)
 	})
+	// Registrations the component code started but did not wait for must
+	// still be answered before Construct returns.
+	c.pending.Wait()
 	if err != nil {
 		return constructResponse{}, err
 	}
