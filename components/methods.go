@@ -45,7 +45,7 @@ type AddPageArgs struct {
 // AddPage stores one more page in the site's bucket, as a child of the site.
 func AddPage(ctx context.Context, self *host.Component, args AddPageArgs) (URLResult, error) {
 	if args.Name == "" || strings.ContainsAny(args.Name, "/\\") {
-		return URLResult{}, host.Errorf("name", "must be a file name without slashes, got %q", args.Name)
+		return URLResult{}, host.Errorf("name", "must be a non-empty file name without slashes")
 	}
 	obj, err := registerObject(ctx, self, self.Name()+"-extra-"+args.Name, self.State().Get("bucketName"), "pages/"+args.Name, args.Content)
 	if err != nil {

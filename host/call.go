@@ -102,6 +102,9 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	if err != nil {
 		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: err.Error()}}}, nil
 	}
+	if want, _, _ := strings.Cut(req.Token, "/"); resolved.Type != want {
+		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: fmt.Sprintf("%s is a method of %s, called on a %s", req.Token, want, resolved.Type)}}}, nil
+	}
 	if !resolved.Known {
 		return callResponse{}, &StepError{Token: req.Token, Step: "call", Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
 	}

@@ -256,7 +256,7 @@ func runSafely[T any](ctx context.Context, token, name string, f func(context.Co
 	defer func() {
 		if r := recover(); r != nil {
 			err = &StepError{Token: token, Name: name, Step: "construct", Panic: true,
-				Err: fmt.Errorf("%v\n%s", r, debug.Stack())}
+				Err: fmt.Errorf("%v", r), Stack: debug.Stack()}
 		}
 	}()
 	out, err = f(ctx)

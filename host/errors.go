@@ -61,7 +61,8 @@ type StepError struct {
 	Name  string // resource name, if any
 	Step  string // e.g. "construct", "register child", "call"
 	Err   error
-	Panic bool // the component code panicked
+	Panic bool   // the component code panicked
+	Stack []byte // where it panicked; logged at debug level, not shown
 }
 
 func (e *StepError) Error() string {

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -68,11 +69,13 @@ func toWire(m property.Map, label string) (*structpb.Struct, error) {
 }
 
 // errorToStatus converts a core error to a gRPC status at the boundary: bad
-// user input becomes InvalidArgument with InputPropertiesError details.
-func errorToStatus(err error) error {
+// user input becomes InvalidArgument with InputPropertiesError details. The
+// secrets among the request's values (ins) are redacted from the message.
+func errorToStatus(err error, ins ...property.Map) error {
 	if err == nil {
 		return nil
 	}
+	err = redactErr(err, secretTexts(ins...))
 	if _, ok := err.(interface{ GRPCStatus() *status.Status }); ok {
 		return err // already a status, from the wire
 	}
@@ -178,11 +181,20 @@ func (s *server) Configure(ctx context.Context, req *pulumirpc.ConfigureRequest)
 		config = configFromVariables(req.GetVariables())
 	}
 	if err := s.p.configure(ctx, config); err != nil {
-		return nil, errorToStatus(err)
+		return nil, errorToStatus(err, config)
 	}
 	return &pulumirpc.ConfigureResponse{
 		AcceptSecrets: true, SupportsPreview: true, AcceptResources: true, AcceptOutputs: true,
 	}, nil
+}
+
+// logPanic sends the stack of a panic in author code to the engine's debug
+// log; the user's error says only what panicked, and where.
+func (s *server) logPanic(ctx context.Context, err error, ins ...property.Map) {
+	var se *StepError
+	if errors.As(err, &se) && se.Panic && len(se.Stack) > 0 {
+		s.p.log(ctx, monitorclient.SeverityDebug, "", redact(se.Error()+"\n"+string(se.Stack), secretTexts(ins...)))
+	}
 }
 
 // configFromVariables reads the legacy `pkg:config:key` variables map, whose
@@ -222,12 +234,12 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 	}
 	resp, err := s.p.construct(ctx, creq)
 	if err != nil {
-		s.p.log(ctx, monitorclient.SeverityDebug, "", "construct failed: "+err.Error())
-		return nil, errorToStatus(err)
+		s.logPanic(ctx, err, creq.Inputs, creq.Info.Config)
+		return nil, errorToStatus(err, creq.Inputs, creq.Info.Config)
 	}
 	state, err := toWire(resp.State, "state")
 	if err != nil {
-		return nil, errorToStatus(&StepError{Token: req.GetType(), Name: req.GetName(), Step: "marshal outputs", Err: err})
+		return nil, errorToStatus(&StepError{Token: req.GetType(), Name: req.GetName(), Step: "marshal outputs", Err: err}, creq.Inputs)
 	}
 	out := &pulumirpc.ConstructResponse{Urn: resp.URN, State: state,
 		StateDependencies: map[string]*pulumirpc.ConstructResponse_PropertyDependencies{}}

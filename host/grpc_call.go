@@ -15,24 +15,27 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 	for k, d := range req.GetArgDependencies() {
 		deps[k] = d.GetUrns()
 	}
-	resp, err := s.p.call(ctx, callRequest{
+	creq := callRequest{
 		Info:        stackInfo(req.GetProject(), req.GetStack(), req.GetOrganization(), req.GetDryRun(), int(req.GetParallel()), req.GetConfig(), req.GetConfigSecretKeys()),
 		MonitorAddr: req.GetMonitorEndpoint(),
 		Token:       req.GetTok(),
 		Args:        withInputDependencies(args, deps),
-	})
-	if err != nil {
-		return nil, errorToStatus(err)
 	}
+	resp, err := s.p.call(ctx, creq)
+	if err != nil {
+		s.logPanic(ctx, err, creq.Args, creq.Info.Config)
+		return nil, errorToStatus(err, creq.Args, creq.Info.Config)
+	}
+	secrets := secretTexts(creq.Args, creq.Info.Config)
 	out := &pulumirpc.CallResponse{ReturnDependencies: map[string]*pulumirpc.CallResponse_ReturnDependencies{}}
 	for _, f := range resp.Failures {
-		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: f.Reason})
+		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: redact(f.Reason, secrets)})
 	}
 	if len(out.Failures) > 0 {
 		return out, nil
 	}
 	if out.Return, err = toWire(resp.Return, "return"); err != nil {
-		return nil, errorToStatus(err)
+		return nil, errorToStatus(err, creq.Args)
 	}
 	for k, urns := range resp.ReturnDependencies {
 		out.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: urns}
@@ -47,7 +50,8 @@ func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pul
 	}
 	resp, err := s.p.invoke(ctx, req.GetTok(), args)
 	if err != nil {
-		return nil, errorToStatus(err)
+		s.logPanic(ctx, err, args)
+		return nil, errorToStatus(err, args)
 	}
 	out := &pulumirpc.InvokeResponse{}
 	for _, f := range resp.Failures {
@@ -55,7 +59,7 @@ func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pul
 	}
 	if len(out.Failures) == 0 {
 		if out.Return, err = toWire(resp.Return, "return"); err != nil {
-			return nil, errorToStatus(err)
+			return nil, errorToStatus(err, args)
 		}
 	}
 	return out, nil

@@ -47,15 +47,16 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 		OldInputs:    olds, Inputs: news, RandomSeed: req.GetRandomSeed(),
 	})
 	if err != nil {
-		return nil, errorToStatus(err)
+		return nil, errorToStatus(err, olds, news)
 	}
 	inputs, err := toWire(resp.Inputs, "inputs")
 	if err != nil {
 		return nil, err
 	}
 	out := &pulumirpc.CheckResponse{Inputs: inputs}
+	secrets := secretTexts(olds, news)
 	for _, f := range resp.Failures {
-		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: f.Reason})
+		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: redact(f.Reason, secrets)})
 	}
 	return out, nil
 }
@@ -85,7 +86,7 @@ func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumir
 		IgnoreChanges: req.GetIgnoreChanges(),
 	})
 	if err != nil {
-		return nil, errorToStatus(err)
+		return nil, errorToStatus(err, oldInputs, oldOutputs, news)
 	}
 	resp := &pulumirpc.DiffResponse{
 		Changes:             pulumirpc.DiffResponse_DIFF_NONE,
@@ -137,7 +138,7 @@ func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 		ID:           req.GetId(), Inputs: inputs, Outputs: state,
 	})
 	if err != nil {
-		return nil, crudError(err, inputs)
+		return nil, crudError(err, inputs, state)
 	}
 	if resp.ID == "" {
 		return &pulumirpc.ReadResponse{}, nil // gone
@@ -172,7 +173,7 @@ func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pul
 		IgnoreChanges: req.GetIgnoreChanges(), Timeout: seconds(req.GetTimeout()),
 	}, req.GetPreview())
 	if err != nil {
-		return nil, crudError(err, news)
+		return nil, crudError(err, news, oldOutputs)
 	}
 	props, err := toWire(resp.Outputs, "outputs")
 	if err != nil {
@@ -195,14 +196,16 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 		ID:           req.GetId(), Inputs: inputs, Outputs: state, Timeout: seconds(req.GetTimeout()),
 	})
 	if err != nil {
-		return nil, crudError(err, inputs)
+		return nil, crudError(err, inputs, state)
 	}
 	return &emptypb.Empty{}, nil
 }
 
 // crudError converts a backend error; a partial create or update carries
-// the resource's ID and state so the engine records it.
-func crudError(err error, inputs property.Map) error {
+// the resource's ID and state so the engine records it. ins[0] are the
+// inputs; all of ins are searched for secrets to redact.
+func crudError(err error, ins ...property.Map) error {
+	err = redactErr(err, secretTexts(ins...))
 	pe, ok := err.(*PartialError)
 	if !ok {
 		return errorToStatus(err)
@@ -211,10 +214,10 @@ func crudError(err error, inputs property.Map) error {
 	if merr != nil {
 		return errorToStatus(err)
 	}
-	ins, merr := toWire(inputs, "inputs")
+	ins0, merr := toWire(ins[0], "inputs")
 	if merr != nil {
 		return errorToStatus(err)
 	}
 	return rpcerror.WithDetails(rpcerror.New(codes.Unknown, pe.Error()),
-		&pulumirpc.ErrorResourceInitFailed{Id: pe.ID, Properties: props, Inputs: ins, Reasons: []string{pe.Err.Error()}})
+		&pulumirpc.ErrorResourceInitFailed{Id: pe.ID, Properties: props, Inputs: ins0, Reasons: []string{pe.Err.Error()}})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -324,5 +325,42 @@ func TestServeRejectsBadArguments(t *testing.T) {
 	err = host.Serve(context.Background(), p, []string{"a:1", "b:2"}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "want at most one argument") {
 		t.Fatalf("error = %v", err)
+	}
+}
+
+type secretArgs struct {
+	Greeting string `pulumi:"greeting"` // decoded by plaintext
+}
+
+// Author code that formats a secret input into its error cannot leak it:
+// the host redacts the request's secrets from every message it returns,
+// and a panic's stack goes to the debug log, not to the user.
+func TestErrorsNeverCarrySecrets(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args secretArgs) (compOut, error) {
+			if args.Greeting == "panic-hunter2" {
+				panic("bad greeting " + args.Greeting)
+			}
+			return compOut{}, fmt.Errorf("cannot greet %q", args.Greeting)
+		}))
+	for _, secret := range []string{"hunter2", "panic-hunter2"} {
+		req := constructReq(mon, "test:index:Comp", "c-"+secret, nil)
+		req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{
+			"greeting": resource.MakeSecret(resource.NewProperty(secret)),
+		}, plugin.MarshalOptions{KeepSecrets: true})
+		_, err := client.Construct(context.Background(), req)
+		if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "[secret]") {
+			t.Errorf("error = %v, want the secret redacted", err)
+		}
+		if strings.Contains(err.Error(), "goroutine") {
+			t.Errorf("error carries a stack: %v", err)
+		}
+	}
+	for _, l := range mon.Logs() {
+		if strings.Contains(l.Message, "hunter2") {
+			t.Errorf("log carries the secret: %q", l.Message)
+		}
 	}
 }

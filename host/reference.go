@@ -37,6 +37,9 @@ func (c *Component) Resolve(ctx context.Context, v property.Value) (Resolved, er
 	default:
 		return Resolved{}, fmt.Errorf("want a resource reference, got %s", typed.Describe(v))
 	}
+	if !ref.URN.IsValid() {
+		return Resolved{}, fmt.Errorf("malformed resource reference: %q is not a URN", string(ref.URN))
+	}
 	out := Resolved{URN: string(ref.URN), Type: string(ref.URN.Type())}
 	if ref.ID.IsComputed() {
 		if !c.info.DryRun {

@@ -15,6 +15,8 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
 
 	"github.com/polyhost/polyhost/monitorclient"
@@ -64,9 +66,11 @@ func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) er
 		addr := fs.Arg(0)
 		p.setEngine(addr)
 		// The engine never tells a plugin it is leaving; notice it.
-		if err := rpcutil.Healthcheck(ctx, addr, engineHealthInterval, cancel); err != nil {
+		watched, err := watchEngine(ctx, addr, cancel)
+		if err != nil {
 			return fmt.Errorf("engine %s: %w", addr, err)
 		}
+		defer func() { cancel(); <-watched }()
 	}
 
 	srv := newServer(p)
@@ -148,4 +152,35 @@ func (p *Provider) engineClient(ctx context.Context) (*monitorclient.EngineClien
 	}
 	p.engine = e
 	return e, nil
+}
+
+// watchEngine polls the engine's health service and calls gone when the
+// engine stops answering (Unimplemented counts as alive). Its connection is
+// closed, and the returned channel closed, when ctx ends.
+func watchEngine(ctx context.Context, addr string, gone context.CancelFunc) (<-chan struct{}, error) {
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer conn.Close()
+		health := healthpb.NewHealthClient(conn)
+		tick := time.NewTicker(engineHealthInterval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				_, err := health.Check(ctx, &healthpb.HealthCheckRequest{})
+				if err != nil && status.Code(err) != codes.Unimplemented && ctx.Err() == nil {
+					gone()
+					return
+				}
+			}
+		}
+	}()
+	return done, nil
 }

@@ -26,8 +26,11 @@ type backend struct {
 // fine because previews do not reach the backend.
 func (b *backend) configure(ctx context.Context, config property.Map) error {
 	u := config.Get("storageUrl")
-	if !u.IsString() {
+	switch {
+	case u.IsComputed():
 		return nil
+	case !u.IsString():
+		return host.Errorf("storageUrl", "must be a string")
 	}
 	st, err := storage.Open(ctx, u.AsString())
 	if err != nil {

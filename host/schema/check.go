@@ -89,15 +89,18 @@ func (c *checker) value(path string, spec Property, v property.Value) {
 			c.fail(path, "expected %s %s, got %s", article(spec.Type), spec.Type, typed.Describe(v))
 			return
 		}
-		n := v.AsNumber()
+		n, shown := v.AsNumber(), num(v.AsNumber())
+		if v.Secret() {
+			shown = "the secret value"
+		}
 		if spec.Type == "integer" && n != math.Trunc(n) {
-			c.fail(path, "expected an integer, got %s", num(n))
+			c.fail(path, "expected an integer, got %s", shown)
 		}
 		if spec.Minimum != nil && n < *spec.Minimum {
-			c.fail(path, "%s is below the minimum %s", num(n), num(*spec.Minimum))
+			c.fail(path, "%s is below the minimum %s", shown, num(*spec.Minimum))
 		}
 		if spec.Maximum != nil && n > *spec.Maximum {
-			c.fail(path, "%s is above the maximum %s", num(n), num(*spec.Maximum))
+			c.fail(path, "%s is above the maximum %s", shown, num(*spec.Maximum))
 		}
 	case "array":
 		if !v.IsArray() {
@@ -146,8 +149,15 @@ func (c *checker) ref(path string, spec Property, v property.Value) {
 			c.fail(path, "expected a reference to a %s resource, got %s", tok, typed.Describe(v))
 			return
 		}
-		if v.IsResourceReference() && tok != "/provider" && v.AsResourceReference().URN.Type().String() != tok {
-			c.fail(path, "expected a reference to a %s resource, got a %s", tok, v.AsResourceReference().URN.Type())
+		if !v.IsResourceReference() {
+			return
+		}
+		u := v.AsResourceReference().URN
+		switch {
+		case !u.IsValid():
+			c.fail(path, "malformed resource reference: %q is not a URN", string(u))
+		case tok != "/provider" && u.Type().String() != tok:
+			c.fail(path, "expected a reference to a %s resource, got a %s", tok, u.Type())
 		}
 	case refType:
 		t, ok := c.pkg.Types[tok]

@@ -1,0 +1,81 @@
+package host
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
+
+// minSecretLen is the shortest secret text redacted from messages; shorter
+// ones would garble ordinary words.
+const minSecretLen = 3
+
+// secretTexts collects the plaintext of every secret in ms, as error
+// messages might print it: strings as they are, numbers as Go prints them.
+func secretTexts(ms ...property.Map) []string {
+	var out []string
+	var walk func(v property.Value, secret bool)
+	walk = func(v property.Value, secret bool) {
+		secret = secret || v.Secret()
+		switch {
+		case v.IsArray():
+			for _, e := range v.AsArray().All {
+				walk(e, secret)
+			}
+		case v.IsMap():
+			for _, e := range v.AsMap().All {
+				walk(e, secret)
+			}
+		case !secret:
+		case v.IsString():
+			out = append(out, v.AsString())
+		case v.IsNumber():
+			n := v.AsNumber()
+			out = append(out, strconv.FormatFloat(n, 'f', -1, 64), strconv.FormatFloat(n, 'g', -1, 64))
+		}
+	}
+	for _, m := range ms {
+		for _, v := range m.All {
+			walk(v, false)
+		}
+	}
+	return out
+}
+
+// redact replaces each secret text in s by [secret], longest first.
+func redact(s string, secrets []string) string {
+	sorted := append([]string(nil), secrets...)
+	for i := 1; i < len(sorted); i++ { // insertion sort by length, descending
+		for j := i; j > 0 && len(sorted[j]) > len(sorted[j-1]); j-- {
+			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
+		}
+	}
+	for _, sec := range sorted {
+		if len(sec) >= minSecretLen {
+			s = strings.ReplaceAll(s, sec, "[secret]")
+		}
+	}
+	return s
+}
+
+// redactErr returns err with every secret text removed from what the user
+// will read, keeping the error's kind (input error, partial create).
+func redactErr(err error, secrets []string) error {
+	if err == nil || len(secrets) == 0 {
+		return err
+	}
+	if ie, ok := asInputError(err); ok {
+		out := &InputError{Message: redact(ie.Message, secrets)}
+		for _, p := range ie.Properties {
+			out.Properties = append(out.Properties, PropertyError{Path: p.Path, Reason: redact(p.Reason, secrets)})
+		}
+		return out
+	}
+	var pe *PartialError
+	if errors.As(err, &pe) {
+		return &PartialError{ID: pe.ID, Outputs: pe.Outputs, Err: errors.New(redact(pe.Err.Error(), secrets))}
+	}
+	return errors.New(redact(err.Error(), secrets))
+}

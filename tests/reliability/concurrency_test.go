@@ -1,0 +1,120 @@
+package reliability
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/provider"
+)
+
+// fakeSitekit answers child registrations as the engine would with the
+// sitekit provider behind it.
+func fakeSitekit(r fakemonitor.Registration) (string, property.Map, error) {
+	switch r.Type {
+	case "sitekit:index:Bucket":
+		name := r.Name + "-0000"
+		return name, r.Inputs.Set("bucketName", property.New(name)).
+			Set("endpoint", property.New("mem://"+name)).
+			Set("accessKey", property.New("key").WithSecret(true)), nil
+	case "sitekit:index:Object":
+		return "obj-" + r.Name, r.Inputs.Set("etag", property.New("etag")).Set("url", property.New("mem://"+r.Name)), nil
+	}
+	return "", r.Inputs, nil
+}
+
+// 50 programs at once construct a Site each and call both of its methods,
+// against one provider served in this process (run with -race).
+func TestConcurrentConstructsAndCalls(t *testing.T) {
+	t.Parallel()
+	const n = 50
+	mon := fakemonitor.Start(t, fakemonitor.WithRegisterHook(fakeSitekit))
+	p, err := provider.New("1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := serve(t, p, mon.Addr()).client
+	ctx := context.Background()
+
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Go(func() {
+			if err := siteAndCalls(ctx, t, c, mon.Addr(), fmt.Sprintf("site%02d", i)); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+
+	// Each site: itself, bucket, index, error, page set, one page, one added page.
+	regs := mon.Registrations()
+	if len(regs) != 7*n {
+		t.Errorf("%d registrations, want %d", len(regs), 7*n)
+	}
+	seen := map[string]bool{}
+	for _, r := range regs {
+		if seen[r.URN] {
+			t.Errorf("%s registered twice", r.URN)
+		}
+		seen[r.URN] = true
+	}
+}
+
+func siteAndCalls(ctx context.Context, t *testing.T, c pulumirpc.ResourceProviderClient, monitor, name string) error {
+	site, err := c.Construct(ctx, &pulumirpc.ConstructRequest{
+		Project: project, Stack: stack, MonitorEndpoint: monitor, Parallel: 4,
+		Type: "sitekit:index:Site", Name: name, Parent: stackURN,
+		Inputs: mustStruct(t, resource.PropertyMap{
+			"indexContent": resource.NewProperty("index of " + name),
+			"pages":        resource.NewProperty(resource.PropertyMap{"a.html": resource.NewProperty("a")}),
+		}),
+	})
+	if err != nil {
+		return fmt.Errorf("%s: construct: %w", name, err)
+	}
+	if got := site.GetState().GetFields()["url"].GetStringValue(); got != "mem://"+name+"-bucket-0000/index.html" {
+		return fmt.Errorf("%s: url = %q", name, got)
+	}
+	self := resource.PropertyMap{"__self__": resource.MakeComponentResourceReference(resource.URN(site.GetUrn()), "")}
+	call := func(tok string, args resource.PropertyMap) (string, error) {
+		for k, v := range self {
+			args[k] = v
+		}
+		resp, err := c.Call(ctx, &pulumirpc.CallRequest{
+			Tok: tok, Args: mustStruct(t, args), Project: project, Stack: stack, MonitorEndpoint: monitor, Parallel: 4,
+		})
+		if err != nil || len(resp.GetFailures()) > 0 {
+			return "", fmt.Errorf("%s: %s: %v %v", name, tok, resp.GetFailures(), err)
+		}
+		return resp.GetReturn().GetFields()["url"].GetStringValue(), nil
+	}
+	url, err := call("sitekit:index:Site/pageUrl", resource.PropertyMap{"page": resource.NewProperty("a.html")})
+	if err != nil {
+		return err
+	}
+	if url != "mem://"+name+"-bucket-0000/a.html" {
+		return fmt.Errorf("%s: pageUrl = %q", name, url)
+	}
+	url, err = call("sitekit:index:Site/addPage", resource.PropertyMap{
+		"name": resource.NewProperty("extra.html"), "content": resource.NewProperty("more"),
+	})
+	if err != nil {
+		return err
+	}
+	if !strings.HasSuffix(url, name+"-extra-extra.html") {
+		return fmt.Errorf("%s: addPage url = %q", name, url)
+	}
+	return nil
+}
