@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"sync"
 	"strings"
+	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
