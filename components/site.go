@@ -7,7 +7,6 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/monitorclient"
@@ -60,7 +59,7 @@ func BuildSite(ctx context.Context, c *host.Component, args SiteArgs) (SiteOutpu
 	}
 
 	var pages PageSetOutputs
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := c.Group(ctx)
 	g.Go(func() error {
 		_, err := registerObject(gctx, c, c.Name()+"-index", bucketName, "index.html", args.IndexContent)
 		return err
@@ -120,7 +119,7 @@ func BuildPageSet(ctx context.Context, c *host.Component, args PageSetArgs) (Pag
 	sort.Strings(names)
 	keys := make([]string, len(names))
 	deps := make([]property.Value, len(names))
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := c.Group(ctx)
 	for i, name := range names {
 		keys[i] = args.Prefix + name
 		g.Go(func() error {

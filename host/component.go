@@ -9,6 +9,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/monitorclient"
@@ -204,6 +205,24 @@ func (c *Component) release() {
 	}
 }
 
+// maxGroup caps the goroutines of a Group when the engine sets no useful
+// limit: registrations beyond it would only wait, each on its own stack.
+const maxGroup = 64
+
+// Group returns an errgroup for registering children concurrently. It runs
+// at most as many goroutines at once as the engine's parallel setting
+// allows (and never more than 64), so a component with thousands of
+// children does not park thousands of goroutines.
+func (c *Component) Group(ctx context.Context) (*errgroup.Group, context.Context) {
+	g, gctx := errgroup.WithContext(ctx)
+	limit := c.info.Parallel
+	if limit <= 0 || limit > maxGroup {
+		limit = maxGroup
+	}
+	g.SetLimit(limit)
+	return g, gctx
+}
+
 // Log sends a message to the engine, attached to the component.
 func (c *Component) Log(ctx context.Context, severity monitorclient.Severity, msg string) {
 	c.provider.log(ctx, severity, c.urn, msg)
@@ -303,11 +322,15 @@ func appendUnique(deps []urn.URN, u urn.URN) []urn.URN {
 // markers.
 func Apply(f func(vals ...property.Value) property.Value, vals ...property.Value) property.Value {
 	var deps []urn.URN
+	seen := map[urn.URN]bool{}
 	secret, unknown := false, false
 	plain := make([]property.Value, len(vals))
 	for i, v := range vals {
 		for _, d := range collectDeps(v) {
-			deps = appendUnique(deps, d)
+			if !seen[d] {
+				seen[d] = true
+				deps = append(deps, d)
+			}
 		}
 		secret = secret || v.HasSecrets()
 		unknown = unknown || v.HasComputed()

@@ -364,3 +364,64 @@ func TestErrorsNeverCarrySecrets(t *testing.T) {
 		}
 	}
 }
+
+type greetArgs struct {
+	Name string `pulumi:"name"`
+}
+
+// A method whose result is a single value returns it under "res".
+func TestSingleValueMethod(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(),
+		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			return compOut{Shout: args.Greeting}, nil
+		}),
+		host.WithMethod("test:index:Comp/greet", func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
+			return self.State().Get("shout").AsString() + ", " + args.Name, nil
+		}))
+	comp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hello"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, _ := plugin.MarshalProperties(resource.PropertyMap{
+		"__self__": resource.MakeComponentResourceReference(resource.URN(comp.GetUrn()), ""),
+		"name":     resource.NewProperty("world"),
+	}, plugin.MarshalOptions{KeepResources: true})
+	resp, err := client.Call(context.Background(), &pulumirpc.CallRequest{Tok: "test:index:Comp/greet", Args: args, MonitorEndpoint: mon.Addr()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.GetReturn().GetFields()["res"].GetStringValue(); got != "hello, world" || len(resp.GetFailures()) > 0 {
+		t.Fatalf("return = %v, failures %v", resp.GetReturn(), resp.GetFailures())
+	}
+}
+
+type slowResource struct{}
+
+func (slowResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+	<-ctx.Done() // never finishes on its own
+	return host.CreateResponse{}, ctx.Err()
+}
+func (slowResource) Read(context.Context, host.ReadRequest) (host.ReadResponse, error) {
+	return host.ReadResponse{}, nil
+}
+func (slowResource) Update(context.Context, host.UpdateRequest) (host.UpdateResponse, error) {
+	return host.UpdateResponse{}, nil
+}
+func (slowResource) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
+	return host.DeleteResponse{}, nil
+}
+
+// The request's timeout bounds the backend call.
+func TestCreateTimeoutBoundsBackend(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithResource("test:index:Thing", slowResource{}))
+	_, err := client.Create(context.Background(), &pulumirpc.CreateRequest{
+		Urn: "urn:pulumi:dev::proj::test:index:Thing::t", Name: "t", Type: "test:index:Thing", Timeout: 0.05,
+	})
+	if err == nil || !strings.Contains(err.Error(), "deadline exceeded") {
+		t.Fatalf("error = %v, want the timeout", err)
+	}
+}

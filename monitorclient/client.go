@@ -113,17 +113,23 @@ func (c *Client) Close() error { return c.conn.Close() }
 // A failed or skipped registration is reported in the response's Result,
 // not as an error.
 func (c *Client) RegisterResource(ctx context.Context, req RegisterResourceRequest) (RegisterResourceResponse, error) {
-	target := fmt.Sprintf("%s %q", req.Type, req.Name)
+	out, err := c.registerResource(ctx, req)
+	if err != nil {
+		return RegisterResourceResponse{}, wrapErr("register resource", fmt.Sprintf("%s %q", req.Type, req.Name), err)
+	}
+	return out, nil
+}
+
+func (c *Client) registerResource(ctx context.Context, req RegisterResourceRequest) (RegisterResourceResponse, error) {
 	rreq, err := toRPCRegisterResourceRequest(req, c.features)
 	if err != nil {
-		return RegisterResourceResponse{}, wrapErr("register resource", target, err)
+		return RegisterResourceResponse{}, err
 	}
 	resp, err := c.monitor.RegisterResource(ctx, rreq)
 	if err != nil {
-		return RegisterResourceResponse{}, wrapErr("register resource", target, err)
+		return RegisterResourceResponse{}, err
 	}
-	out, err := fromRPCRegisterResourceResponse(resp)
-	return out, wrapErr("register resource", target, err)
+	return fromRPCRegisterResourceResponse(resp)
 }
 
 // RegisterResourceOutputs records the outputs of a component.

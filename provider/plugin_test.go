@@ -3,6 +3,7 @@ package provider_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -336,4 +337,25 @@ func mustStruct(t *testing.T, m map[string]any) *structpb.Struct {
 		t.Fatal(err)
 	}
 	return s
+}
+
+func TestGetSchema(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	prov := startPlugin(t, mon.Addr())
+	resp, err := prov.GetSchema(context.Background(), plugin.GetSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Name      string                    `json:"name"`
+		Resources map[string]map[string]any `json:"resources"`
+		Functions map[string]any            `json:"functions"`
+	}
+	if err := json.Unmarshal(resp.Schema, &doc); err != nil {
+		t.Fatalf("schema is not JSON: %v", err)
+	}
+	if doc.Name != "sitekit" || doc.Resources["sitekit:index:Site"]["isComponent"] != true || doc.Functions["sitekit:index:Site/pageUrl"] == nil {
+		t.Errorf("schema = %s", resp.Schema)
+	}
 }

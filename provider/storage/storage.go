@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/url"
 	"strings"
+	"sync"
 
 	"gocloud.dev/blob"
 	_ "gocloud.dev/blob/fileblob" // file:// URLs
@@ -24,8 +25,9 @@ const markerKey = ".sitekit-bucket"
 
 // Store is an opened storage root.
 type Store struct {
-	url  string
-	root *blob.Bucket
+	url   string
+	root  *blob.Bucket
+	known sync.Map // bucket names seen to exist, to spare a read per object write
 }
 
 // Open opens the storage root named by a URL. A file:// directory is
@@ -69,7 +71,11 @@ func (s *Store) PutBucket(ctx context.Context, info BucketInfo) error {
 	if err != nil {
 		return err
 	}
-	return s.root.WriteAll(ctx, info.Name+"/"+markerKey, data, nil)
+	if err := s.root.WriteAll(ctx, info.Name+"/"+markerKey, data, nil); err != nil {
+		return err
+	}
+	s.known.Store(info.Name, true)
+	return nil
 }
 
 // GetBucket reads a bucket's marker.
@@ -88,6 +94,7 @@ func (s *Store) GetBucket(ctx context.Context, name string) (BucketInfo, error) 
 // DeleteBucket removes a bucket's marker. Objects left in it stay, so a
 // delete never destroys data the engine still tracks.
 func (s *Store) DeleteBucket(ctx context.Context, name string) error {
+	s.known.Delete(name)
 	return ignoreNotFound(s.root.Delete(ctx, name+"/"+markerKey))
 }
 
@@ -106,8 +113,11 @@ func ETag(content string) string {
 // PutObject writes an object. The write is atomic: a reader sees the old
 // content or the new, never a part (fileblob renames a finished temp file).
 func (s *Store) PutObject(ctx context.Context, o Object) error {
-	if _, err := s.GetBucket(ctx, o.Bucket); err != nil {
-		return fmt.Errorf("bucket %q: %w", o.Bucket, err)
+	if _, ok := s.known.Load(o.Bucket); !ok {
+		if _, err := s.GetBucket(ctx, o.Bucket); err != nil {
+			return fmt.Errorf("bucket %q: %w", o.Bucket, err)
+		}
+		s.known.Store(o.Bucket, true)
 	}
 	opts := &blob.WriterOptions{ContentType: o.ContentType}
 	if o.CacheSeconds > 0 {

@@ -1,0 +1,80 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Impl names what a sample measures.
+type Impl string
+
+const (
+	// Ours is the shipped plugin, provider/cmd/pulumi-resource-sitekit.
+	Ours Impl = "ours"
+	// Peer is the Go SDK implementation, tests/peer.
+	Peer Impl = "peer"
+	// Floor is a bare client sending the same registrations itself; the
+	// plugin (ours) then only serves CRUD.
+	Floor Impl = "floor"
+)
+
+const pluginName = "pulumi-resource-sitekit"
+
+var packages = map[Impl]string{
+	Ours: "github.com/polyhost/polyhost/provider/cmd/pulumi-resource-sitekit",
+	Peer: "github.com/polyhost/polyhost/tests/peer/cmd/pulumi-resource-sitekit-peer",
+}
+
+const wrapperPackage = "github.com/polyhost/polyhost/tests/bench/cmd/rusagewrap"
+
+// Binaries are the plugins under test, built into one directory.
+type Binaries struct {
+	// Wrapped is the path to give the engine: rusagewrap in front of the
+	// real plugin, reporting the plugin's CPU and peak memory.
+	Wrapped map[Impl]string
+	// Direct is the real plugin, for cold-start timing.
+	Direct map[Impl]string
+}
+
+// Build builds ours, the peer and the wrapper into dir. Run it from inside
+// the module.
+func Build(ctx context.Context, dir string) (*Binaries, error) {
+	b := &Binaries{Wrapped: map[Impl]string{}, Direct: map[Impl]string{}}
+	wrapper := filepath.Join(dir, "rusagewrap")
+	if err := goBuild(ctx, wrapper, wrapperPackage); err != nil {
+		return nil, err
+	}
+	wrapperBytes, err := os.ReadFile(wrapper)
+	if err != nil {
+		return nil, err
+	}
+	var g errgroup.Group
+	for _, impl := range []Impl{Ours, Peer} {
+		direct := filepath.Join(dir, string(impl), "real", pluginName)
+		wrapped := filepath.Join(dir, string(impl), pluginName)
+		b.Direct[impl], b.Wrapped[impl] = direct, wrapped
+		g.Go(func() error {
+			if err := goBuild(ctx, direct, packages[impl]); err != nil {
+				return err
+			}
+			return os.WriteFile(wrapped, wrapperBytes, 0o755)
+		})
+	}
+	return b, g.Wait()
+}
+
+func goBuild(ctx context.Context, out, pkg string) error {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, pkg)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+// Command rusagewrap stands in for a provider plugin and measures it: it
+// runs real/<its own file name> from its own directory as a child with the
+// same arguments and stdio, and when the child exits writes the child's
+// resource usage (wait4: user and system CPU, peak RSS) as JSON to
+// $POLYBENCH_RUSAGE_DIR/<child pid>.json. It exits with the child's status.
+//
+// The engine sends SIGINT to the plugin's process group, which reaches the
+// child directly; the wrapper only waits for it.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/polyhost/polyhost/tests/bench/internal/usage"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rusagewrap: %v\n", err)
+		return 1
+	}
+	target := filepath.Join(filepath.Dir(self), "real", filepath.Base(self))
+	// Catch (not ignore) the signals the engine sends, so the child still
+	// gets default handling after exec and we stay alive to report.
+	signal.Notify(make(chan os.Signal, 1), os.Interrupt, syscall.SIGTERM)
+
+	cmd := exec.Command(target, os.Args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err = cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintf(os.Stderr, "rusagewrap: %v\n", err)
+		return 1
+	}
+	if dir := os.Getenv(usage.DirEnv); dir != "" {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			u := usage.Usage{
+				UserNS:   syscall.TimevalToNsec(ru.Utime),
+				SystemNS: syscall.TimevalToNsec(ru.Stime),
+				MaxRSSKB: ru.Maxrss,
+			}
+			data, _ := json.Marshal(u)
+			name := filepath.Join(dir, fmt.Sprintf("%d.json", cmd.ProcessState.Pid()))
+			if err := os.WriteFile(name, data, 0o644); err != nil {
+				fmt.Fprintf(os.Stderr, "rusagewrap: %v\n", err)
+			}
+		}
+	}
+	return cmd.ProcessState.ExitCode()
+}

@@ -1,0 +1,64 @@
+// Command sitekit-profiled is the sitekit plugin that also writes a CPU
+// profile and an allocation profile of its whole life to
+// $POLYBENCH_PROFILE_DIR/<pid>.{cpu,allocs}.pprof, for finding where a
+// provider spends its time. It is ours (provider/cmd/pulumi-resource-sitekit)
+// unless POLYBENCH_PROFILE_PEER is set, then the peer (tests/peer).
+// polybench -profile uses it.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/provider"
+	"github.com/polyhost/polyhost/tests/peer"
+)
+
+func main() {
+	stop, err := startProfile(os.Getenv("POLYBENCH_PROFILE_DIR"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if os.Getenv("POLYBENCH_PROFILE_PEER") != "" {
+		err = peer.Main("0.1.0")
+	} else {
+		p, perr := host.New(provider.Name, provider.Options("0.1.0")...)
+		if err = perr; err == nil {
+			err = host.Serve(context.Background(), p, os.Args[1:], os.Stdout)
+		}
+	}
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func startProfile(dir string) (stop func(), err error) {
+	if dir == "" {
+		return func() {}, nil
+	}
+	base := filepath.Join(dir, fmt.Sprint(os.Getpid()))
+	cpu, err := os.Create(base + ".cpu.pprof")
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(cpu); err != nil {
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = cpu.Close()
+		if f, err := os.Create(base + ".allocs.pprof"); err == nil {
+			runtime.GC()
+			_ = pprof.Lookup("allocs").WriteTo(f, 0)
+			_ = f.Close()
+		}
+	}, nil
+}

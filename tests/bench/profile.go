@@ -1,0 +1,97 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+const profiledPackage = "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-profiled"
+
+// Profile deploys a Site with pages pages (update) runs times with ours and
+// with the peer, each built as tests/bench/cmd/sitekit-profiled, and
+// returns the CPU and allocation profiles of the plugin processes as pprof
+// text (Markdown), limited to the frames of this project and the Go SDK.
+func Profile(ctx context.Context, dir string, pages, runs int) (string, error) {
+	bins := &Binaries{Wrapped: map[Impl]string{}, Direct: map[Impl]string{}}
+	real := filepath.Join(dir, "bin", "real", pluginName)
+	if err := goBuild(ctx, real, profiledPackage); err != nil {
+		return "", err
+	}
+	if err := goBuild(ctx, filepath.Join(dir, "bin", pluginName), wrapperPackage); err != nil {
+		return "", err
+	}
+	bins.Wrapped[Ours] = filepath.Join(dir, "bin", pluginName)
+	bins.Wrapped[Peer] = bins.Wrapped[Ours]
+	r, err := NewRunner(bins, dir)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CPU and allocation profiles of the plugin process, %d update deployments of a Site with %d pages each (`polybench -profile`). `cum` is the time (or bytes) spent in a function and everything it calls; only frames of this project, the Go SDK and gRPC's client call are shown.\n\n", runs, pages)
+	for _, impl := range []Impl{Ours, Peer} {
+		profDir := filepath.Join(dir, "profiles", string(impl))
+		if err := os.MkdirAll(profDir, 0o755); err != nil {
+			return "", err
+		}
+		_ = os.Setenv("POLYBENCH_PROFILE_DIR", profDir)
+		if impl == Peer {
+			_ = os.Setenv("POLYBENCH_PROFILE_PEER", "1")
+		}
+		for range runs {
+			if _, err := r.Run(ctx, impl, Workload{Pages: pages}); err != nil {
+				return "", err
+			}
+		}
+		_ = os.Unsetenv("POLYBENCH_PROFILE_DIR")
+		_ = os.Unsetenv("POLYBENCH_PROFILE_PEER")
+		for _, kind := range []struct{ glob, index, title string }{
+			{"*.cpu.pprof", "", "CPU"},
+			{"*.allocs.pprof", "alloc_space", "allocated bytes"},
+		} {
+			files, err := filepath.Glob(filepath.Join(profDir, kind.glob))
+			if err != nil || len(files) == 0 {
+				return "", fmt.Errorf("no %s profiles in %s", kind.title, profDir)
+			}
+			args := []string{"tool", "pprof", "-top", "-cum", "-nodecount=30",
+				"-show=polyhost|pulumi/sdk/v3/go/pulumi\\.|grpc\\.\\(\\*ClientConn\\)\\.Invoke$"}
+			if kind.index != "" {
+				args = append(args, "-sample_index="+kind.index)
+			}
+			args = append(args, real)
+			args = append(args, files...)
+			out, err := exec.CommandContext(ctx, "go", args...).Output()
+			if err != nil {
+				return "", fmt.Errorf("go tool pprof: %w", err)
+			}
+			fmt.Fprintf(&b, "**%s, %s** (%d runs):\n\n```\n%s```\n\n", impl, kind.title, len(files), trimPprof(string(out)))
+		}
+	}
+	return b.String(), nil
+}
+
+// trimPprof drops pprof's header lines (file, build ID, time) and shortens
+// package paths.
+func trimPprof(out string) string {
+	var keep []string
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(line, "File:"), strings.HasPrefix(line, "Build ID:"),
+			strings.HasPrefix(line, "Time:"), strings.HasPrefix(line, "Type:"),
+			strings.HasPrefix(line, "Active filters:"), strings.HasPrefix(line, "   show="),
+			strings.HasPrefix(line, "Showing top"), strings.HasPrefix(line, "Dropped"):
+			continue
+		}
+		line = strings.ReplaceAll(line, "github.com/polyhost/polyhost/", "")
+		line = strings.ReplaceAll(line, "github.com/pulumi/pulumi/sdk/v3/go/", "sdk/")
+		line = strings.ReplaceAll(line, "google.golang.org/", "")
+		if len(line) > 160 {
+			line = line[:157] + "..."
+		}
+		keep = append(keep, line)
+	}
+	return strings.TrimLeft(strings.Join(keep, "\n"), "\n")
+}

@@ -1,0 +1,245 @@
+package bench
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+func median(xs []float64) (float64, bool) {
+	if len(xs) == 0 {
+		return 0, false
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2], true
+	}
+	return (s[n/2-1] + s[n/2]) / 2, true
+}
+
+func loadAvg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// Machine describes where a suite ran.
+type Machine struct {
+	CPU, Memory, Kernel, Go, Commit string
+	Cores, MaxProcs                 int
+}
+
+// ThisMachine collects what /proc, the Go runtime and git say.
+func ThisMachine() Machine {
+	m := Machine{CPU: "unknown", Memory: "unknown", Kernel: "unknown", Commit: "unknown",
+		Go: runtime.Version(), Cores: runtime.NumCPU(), MaxProcs: runtime.GOMAXPROCS(0)}
+	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+		_ = f.Close()
+	}
+	if f, err := os.Open("/proc/meminfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && k == "MemTotal" {
+				var kb int64
+				if _, err := fmt.Sscanf(strings.TrimSpace(v), "%d kB", &kb); err == nil {
+					m.Memory = fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
+				}
+				break
+			}
+		}
+		_ = f.Close()
+	}
+	if data, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = "Linux " + strings.TrimSpace(string(data))
+	}
+	if out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output(); err == nil {
+		m.Commit = strings.TrimSpace(string(out))
+		if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(st) > 0 {
+			m.Commit += " (with uncommitted changes)"
+		}
+	}
+	return m
+}
+
+// Target is one of the issue's performance targets, evaluated on medians.
+type Target struct {
+	Name  string
+	Value float64 // the measured ratio
+	Limit float64 // met if Value <= Limit
+	OK    bool    // measured at all
+}
+
+// Met reports whether the target is met.
+func (t Target) Met() bool { return t.OK && t.Value <= t.Limit }
+
+func (r *Results) ratio(key string, a, b Impl) (float64, bool) {
+	m := r.Metric(key)
+	if m == nil {
+		return 0, false
+	}
+	x, ok1 := m.Median(a)
+	y, ok2 := m.Median(b)
+	if !ok1 || !ok2 || y == 0 {
+		return 0, false
+	}
+	return x / y, true
+}
+
+// aboveFloor is (ours - floor) / (peer - floor) on medians: the share of a
+// provider's cost that Construct adds on top of the same CRUD work.
+func (r *Results) aboveFloor(key string) (float64, bool) {
+	m := r.Metric(key)
+	if m == nil {
+		return 0, false
+	}
+	o, ok1 := m.Median(Ours)
+	p, ok2 := m.Median(Peer)
+	f, ok3 := m.Median(Floor)
+	if !ok1 || !ok2 || !ok3 || p-f <= 0 {
+		return 0, false
+	}
+	return (o - f) / (p - f), true
+}
+
+// Targets evaluates the issue's targets at the largest size.
+func (r *Results) Targets() []Target {
+	n := slices.Max(r.Config.Sizes)
+	var ts []Target
+	for _, mode := range []string{"update", "preview"} {
+		k := fmt.Sprintf("construct.%s.%d", mode, n)
+		v, ok := r.ratio(k+".cpu", Ours, Peer)
+		ts = append(ts, Target{Name: fmt.Sprintf("provider CPU ours/peer, %s, %d pages", mode, n), Value: v, Limit: 0.5, OK: ok})
+		v, ok = r.aboveFloor(k + ".cpu")
+		ts = append(ts, Target{Name: fmt.Sprintf("provider CPU above the CRUD-only floor, ours/peer, %s, %d pages", mode, n), Value: v, Limit: 0.5, OK: ok})
+		v, ok = r.ratio(k+".rss", Ours, Peer)
+		ts = append(ts, Target{Name: fmt.Sprintf("provider peak RSS ours/peer, %s, %d pages", mode, n), Value: v, Limit: 0.5, OK: ok})
+		v, ok = r.aboveFloor(k + ".rss")
+		ts = append(ts, Target{Name: fmt.Sprintf("provider peak RSS above the CRUD-only floor, ours/peer, %s, %d pages", mode, n), Value: v, Limit: 0.5, OK: ok})
+		v, ok = r.ratio(k+".wall", Ours, Floor)
+		ts = append(ts, Target{Name: fmt.Sprintf("Construct wall time ours/floor, %s, %d pages", mode, n), Value: v, Limit: 1.3, OK: ok})
+	}
+	return ts
+}
+
+func fmtNum(v float64, ok bool) string {
+	switch {
+	case !ok:
+		return "–"
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.2f", v)
+	}
+}
+
+func fmtRatio(v float64, ok bool) string {
+	if !ok {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// Markdown renders the results as docs/performance.md. command is the
+// command line that produced them; notes and profile are extra sections
+// (hand-written notes, profile output), left out when empty.
+func (r *Results) Markdown(m Machine, command, notes, profile string) string {
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	w("# Performance\n\n")
+	w("<!-- Generated by polybench (tests/bench/cmd/polybench). Edit only the notes section; the rest is rewritten on every run. -->\n\n")
+	w("Generated by\n\n```sh\n%s\n```\n\n", command)
+	w("on %s; the measurements took %s.\n\n", r.Started.UTC().Format("2006-01-02 15:04 MST"), r.Elapsed.Round(time.Second))
+
+	w("## Machine\n\n")
+	w("- CPU: %s, %d cores (GOMAXPROCS %d)\n", m.CPU, m.Cores, m.MaxProcs)
+	w("- Memory: %s; kernel: %s; Go: %s\n", m.Memory, m.Kernel, m.Go)
+	w("- Commit: %s\n", m.Commit)
+	w("- Load average (1, 5, 15 min) before: %s; after: %s. The machine is shared, so other work adds noise: compare ratios from one run, not absolute numbers across runs.\n\n", r.LoadAvgs[0], r.LoadAvgs[len(r.LoadAvgs)-1])
+
+	w("## What is measured\n\n")
+	w("- **ours**: the shipped plugin, `provider/cmd/pulumi-resource-sitekit`.\n")
+	w("- **peer**: the same plugin with Construct of Site/PageSet and Call of Site.pageUrl replaced by the Go SDK's `provider.Construct`/`provider.Call` with a `pulumi.Context` implementation (`tests/peer`); every other RPC, including all CRUD, is the same code.\n")
+	w("- **floor**: no Construct at all: the program itself sends exactly the registrations a Site's Construct sends (same names, parents, inputs, dependencies and outputs) with a bare monitor client; ours serves the CRUD. This is the engine-bound limit for the wall time, and its provider CPU and RSS are the cost of the CRUD work alone.\n\n")
+	w("Each deployment runs on the embedded engine (`tests/engine`) on a fresh stack, with a program written directly against the monitor (`tests/bench/program.go`): it registers the stack and an explicit sitekit provider (so the plugin is up before the clock starts), then the Site(s). *Construct wall time* is timed by the program from sending the Site registration to its answer (floor: first to last registration). A Site with N pages has N+4 children: a Bucket, index and error Objects, and a PageSet with N Objects. *Provider CPU* (user+system) and *peak RSS* are the plugin process's whole life, from `wait4` in a wrapper (`tests/bench/cmd/rusagewrap`) that the engine starts in place of the plugin. Storage is `mem://`.\n\n")
+	w("Every number is the median of %d round(s); in each round each implementation does each measurement once, in an order that rotates from round to round. Call round trips: %d calls per round after one warm-up call, timed by the program. Cold start: the plugin binary started directly with a stub engine address, %d times per round.\n\n",
+		r.Config.Rounds, max(r.Config.Calls-1, 0), r.Config.ColdStarts)
+
+	w("## Targets\n\n")
+	w("| target | measured | limit | met |\n|---|---:|---:|---|\n")
+	for _, t := range r.Targets() {
+		met := "no"
+		if t.Met() {
+			met = "yes"
+		}
+		if !t.OK {
+			met = "not measured"
+		}
+		w("| %s | %s | %.2f | %s |\n", t.Name, fmtRatio(t.Value, t.OK), t.Limit, met)
+	}
+	w("\nWith the required design (the peer runs the same CRUD code in the same process), whole-process CPU and RSS ratios cannot go below floor/peer however cheap our Construct is; the *above the floor* rows compare only what Construct adds, (ours − floor) / (peer − floor).\n\n")
+
+	w("## Results (medians)\n\n")
+	w("| measurement | unit | ours | peer | floor | ours/peer | ours/floor |\n|---|---|---:|---:|---:|---:|---:|\n")
+	for _, mt := range r.Metrics {
+		o, ook := mt.Median(Ours)
+		p, pok := mt.Median(Peer)
+		f, fok := mt.Median(Floor)
+		op, opok := 0.0, ook && pok && p != 0
+		if opok {
+			op = o / p
+		}
+		of, ofok := 0.0, ook && fok && f != 0
+		if ofok {
+			of = o / f
+		}
+		w("| %s | %s | %s | %s | %s | %s | %s |\n", mt.Name, mt.Unit,
+			fmtNum(o, ook), fmtNum(p, pok), fmtNum(f, fok), fmtRatio(op, opok), fmtRatio(of, ofok))
+	}
+	w("\n")
+	if profile != "" {
+		w("## Profile\n\n%s\n", strings.TrimSpace(profile)+"\n")
+	}
+	w("## Notes\n\n%s\n\n", notesBegin)
+	if notes = strings.TrimSpace(notes); notes != "" {
+		w("%s\n\n", notes)
+	}
+	w("%s\n", notesEnd)
+	return b.String()
+}
+
+const (
+	notesBegin = "<!-- notes: kept across runs -->"
+	notesEnd   = "<!-- end of notes -->"
+)
+
+// KeptNotes returns the notes section of an earlier report, if any.
+func KeptNotes(doc string) string {
+	_, rest, ok := strings.Cut(doc, notesBegin)
+	if !ok {
+		return ""
+	}
+	notes, _, _ := strings.Cut(rest, notesEnd)
+	return strings.TrimSpace(notes)
+}

@@ -1,0 +1,68 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMedian(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in   []float64
+		want float64
+		ok   bool
+	}{
+		{nil, 0, false},
+		{[]float64{3}, 3, true},
+		{[]float64{5, 1, 3}, 3, true},
+		{[]float64{4, 1, 3, 2}, 2.5, true},
+	} {
+		got, ok := median(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("median(%v) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestReportKeepsNotesAndEvaluatesTargets(t *testing.T) {
+	t.Parallel()
+	r := &Results{Config: Config{Rounds: 1, Sizes: []int{10}}, Started: time.Unix(0, 0), byKey: map[string]*Metric{},
+		LoadAvgs: []string{"1 1 1", "2 2 2"}}
+	add := func(key string, ours, peer, floor float64) {
+		m := r.metric(key, key, "ms")
+		m.add(Ours, ours)
+		m.add(Peer, peer)
+		m.add(Floor, floor)
+	}
+	add("construct.update.10.cpu", 40, 100, 20)  // 0.40 overall, 0.25 above the floor
+	add("construct.update.10.rss", 60, 100, 20)  // 0.60 overall, 0.50 above the floor
+	add("construct.update.10.wall", 14, 20, 10)  // 1.40 of the floor
+	add("construct.preview.10.wall", 12, 20, 10) // 1.20 of the floor
+	met := map[string]bool{}
+	for _, tg := range r.Targets() {
+		if tg.OK {
+			met[tg.Name] = tg.Met()
+		}
+	}
+	want := map[string]bool{
+		"provider CPU ours/peer, update, 10 pages":                                 true,
+		"provider CPU above the CRUD-only floor, ours/peer, update, 10 pages":      true,
+		"provider peak RSS ours/peer, update, 10 pages":                            false,
+		"provider peak RSS above the CRUD-only floor, ours/peer, update, 10 pages": true,
+		"Construct wall time ours/floor, update, 10 pages":                         false,
+		"Construct wall time ours/floor, preview, 10 pages":                        true,
+	}
+	for k, v := range want {
+		if got, ok := met[k]; !ok || got != v {
+			t.Errorf("target %q: met=%v (evaluated %v), want %v", k, got, ok, v)
+		}
+	}
+	doc := r.Markdown(Machine{}, "polybench", "kept *notes*", "")
+	if got := KeptNotes(doc); got != "kept *notes*" {
+		t.Errorf("KeptNotes = %q", got)
+	}
+	if !strings.Contains(doc, "| construct.update.10.cpu | ms | 40.0 | 100 | 20.0 | 0.40 | 2.00 |") {
+		t.Errorf("results table row missing:\n%s", doc)
+	}
+}

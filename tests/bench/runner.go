@@ -1,0 +1,161 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/tests/bench/internal/usage"
+	"github.com/polyhost/polyhost/tests/engine"
+)
+
+// RusageDirEnv is the environment variable the wrapper reads; Runner sets it
+// for the whole process, since the engine starts plugins with its
+// environment.
+const RusageDirEnv = usage.DirEnv
+
+// Sample is one measured deployment.
+type Sample struct {
+	// Wall is what the program timed: from its first Site request to the
+	// last answer.
+	Wall time.Duration
+	// CPU is the plugin process's user+system time over its whole life
+	// (start, configure, Construct, CRUD, shutdown); MaxRSSKB its peak RSS.
+	CPU      time.Duration
+	MaxRSSKB int64
+	// CallTimes are the Site.pageUrl round trips, in order.
+	CallTimes []time.Duration
+	// For sanity checks: what an update recorded, each Site's outputs and
+	// each call's result as the program saw them.
+	State       []engine.Resource
+	Outputs     []property.Map
+	CallReturns []property.Map
+}
+
+// Runner runs deployments on the embedded engine. Its methods must not be
+// called concurrently.
+type Runner struct {
+	bins      *Binaries
+	work      string
+	rusageDir string
+	seq       int
+	// Stderr receives plugin output and engine diagnostics (optional).
+	Stderr io.Writer
+}
+
+// NewRunner prepares a runner working in dir, which must exist.
+func NewRunner(bins *Binaries, dir string) (*Runner, error) {
+	r := &Runner{bins: bins, work: dir, rusageDir: filepath.Join(dir, "rusage")}
+	if err := os.MkdirAll(r.rusageDir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.Setenv(RusageDirEnv, r.rusageDir); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Workload says what one deployment does.
+type Workload struct {
+	Sites   int  // Site components, registered at once
+	Pages   int  // pages per Site
+	Calls   int  // Site.pageUrl calls after construction
+	Preview bool // preview instead of update
+}
+
+// Run deploys w with impl's plugin (ours for Floor) on a fresh stack.
+func (r *Runner) Run(ctx context.Context, impl Impl, w Workload) (Sample, error) {
+	plugin := r.bins.Wrapped[impl]
+	if impl == Floor {
+		plugin = r.bins.Wrapped[Ours]
+	}
+	r.seq++
+	dir := filepath.Join(r.work, fmt.Sprintf("run%04d", r.seq))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Sample{}, err
+	}
+	defer func() { _ = os.RemoveAll(dir) }()
+	if err := r.clearUsage(); err != nil {
+		return Sample{}, err
+	}
+	e, err := engine.New(engine.Options{
+		Project: "bench", Stack: "dev",
+		StateFile: filepath.Join(dir, "state.json"),
+		Plugins:   map[string]string{"sitekit": plugin},
+		Dir:       dir,
+		Stderr:    r.Stderr,
+	})
+	if err != nil {
+		return Sample{}, err
+	}
+	p := &program{Impl: impl, Sites: max(w.Sites, 1), Pages: w.Pages, Calls: w.Calls}
+	op := e.Up
+	if w.Preview {
+		op = e.Preview
+	}
+	if _, err := op(ctx, p); err != nil {
+		return Sample{}, fmt.Errorf("%s %+v: %w", impl, w, err)
+	}
+	s := Sample{Wall: p.Wall, CallTimes: p.CallTimes, Outputs: p.Outputs, CallReturns: p.CallReturns}
+	u, n, err := r.readUsage()
+	if err != nil {
+		return Sample{}, err
+	}
+	if n != 1 {
+		return Sample{}, fmt.Errorf("%s %+v: %d plugin processes reported usage, want 1", impl, w, n)
+	}
+	s.CPU = time.Duration(u.UserNS + u.SystemNS)
+	s.MaxRSSKB = u.MaxRSSKB
+	if !w.Preview {
+		if s.State, err = engine.LoadResources(filepath.Join(dir, "state.json")); err != nil {
+			return Sample{}, err
+		}
+	}
+	return s, nil
+}
+
+func (r *Runner) clearUsage() error {
+	entries, err := os.ReadDir(r.rusageDir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.Remove(filepath.Join(r.rusageDir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readUsage sums the records of the plugin processes that ran.
+func (r *Runner) readUsage() (usage.Usage, int, error) {
+	entries, err := os.ReadDir(r.rusageDir)
+	if err != nil {
+		return usage.Usage{}, 0, err
+	}
+	var sum usage.Usage
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(r.rusageDir, e.Name()))
+		if err != nil {
+			return sum, 0, err
+		}
+		var u usage.Usage
+		if err := json.Unmarshal(data, &u); err != nil {
+			return sum, 0, fmt.Errorf("%s: %w", e.Name(), err)
+		}
+		sum.UserNS += u.UserNS
+		sum.SystemNS += u.SystemNS
+		sum.MaxRSSKB = max(sum.MaxRSSKB, u.MaxRSSKB)
+	}
+	if len(entries) == 0 {
+		return sum, 0, errors.New("no plugin reported its usage: is the rusage wrapper in place?")
+	}
+	return sum, len(entries), nil
+}
