@@ -1,0 +1,63 @@
+package provider_test
+
+import (
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/polyhost/polyhost"
+)
+
+type describedProp struct {
+	Description string `yaml:"description"`
+}
+
+type describedObject struct {
+	Properties map[string]describedProp `yaml:"properties"`
+}
+
+// The schema documents every resource, property, function and config
+// variable: it is what users of generated SDKs read.
+func TestSchemaDocumentsEverything(t *testing.T) {
+	t.Parallel()
+	var doc struct {
+		Config struct {
+			Variables map[string]describedProp `yaml:"variables"`
+		} `yaml:"config"`
+		Resources map[string]struct {
+			Description     string                   `yaml:"description"`
+			InputProperties map[string]describedProp `yaml:"inputProperties"`
+			Properties      map[string]describedProp `yaml:"properties"`
+		} `yaml:"resources"`
+		Functions map[string]struct {
+			Description string          `yaml:"description"`
+			Inputs      describedObject `yaml:"inputs"`
+			Outputs     describedObject `yaml:"outputs"`
+		} `yaml:"functions"`
+	}
+	if err := yaml.Unmarshal(polyhost.Schema, &doc); err != nil {
+		t.Fatal(err)
+	}
+	check := func(where string, props map[string]describedProp) {
+		for name, p := range props {
+			if name != "__self__" && p.Description == "" {
+				t.Errorf("%s.%s has no description", where, name)
+			}
+		}
+	}
+	check("config", doc.Config.Variables)
+	for tok, r := range doc.Resources {
+		if r.Description == "" {
+			t.Errorf("%s has no description", tok)
+		}
+		check(tok+" input", r.InputProperties)
+		check(tok+" output", r.Properties)
+	}
+	for tok, f := range doc.Functions {
+		if f.Description == "" {
+			t.Errorf("%s has no description", tok)
+		}
+		check(tok+" argument", f.Inputs.Properties)
+		check(tok+" result", f.Outputs.Properties)
+	}
+}
