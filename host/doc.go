@@ -1,20 +1,30 @@
 // Package host turns Go components into a Pulumi resource provider plugin.
 //
-// A component author describes a package with [New] and options such as
-// [WithSchema], [WithComponent] and [WithResource], then calls [Main] from
-// the plugin's main function:
+// A component author describes a package with options and calls [Main]
+// from the plugin's main function:
 //
 //	func main() {
 //		host.Main("sitekit",
 //			host.WithVersion(version),
 //			host.WithSchema(schemaYAML),
-//			host.WithComponent("sitekit:index:Site", buildSite),
+//			host.WithComponent("sitekit:index:Site", buildSite),        // Construct
+//			host.WithMethod("sitekit:index:Site/pageUrl", pageURL),     // Call
+//			host.WithResource("sitekit:index:Bucket", bucketBackend),   // CRUD
+//			host.WithFunction("sitekit:index:getObject", getObject),    // Invoke
+//			host.WithConfigure(openStorage),
 //		)
 //	}
 //
 // The engine launches the binary and every `new Site(...)` in a TypeScript,
 // Python, Go or YAML program arrives as a Construct call. The host registers
-// the component itself, hands the author a [*Component] to register children
-// on, and reports the outputs back. Files named grpc*.go are the only ones
-// that speak the wire protocol; everything else works on property values.
+// the component itself with the program's resource options, decodes and
+// checks its inputs, hands the author a [*Component] to register children
+// on ([Component.Register], [Component.Group] for concurrency), and records
+// the outputs. [Apply] derives values the way an output's apply does;
+// [Component.Resolve] reads a referenced resource through the engine.
+//
+// Bad input is reported with [Errorf] or comes back from the schema checks
+// as an [InputError]; other failures are [StepError]s naming the resource
+// and the step. Files named grpc*.go are the only ones that speak the wire
+// protocol; everything else works on property values.
 package host
