@@ -222,7 +222,7 @@ func (r Object) Create(ctx context.Context, req host.CreateRequest) (host.Create
 	}
 	id := out.Get("bucket").AsString() + "/" + out.Get("key").AsString()
 	if injectFault != nil {
-		if err := injectFault("object-create", id); err != nil {
+		if err := injectFault(ctx, "object-create", id); err != nil {
 			// The object exists: report it so the engine records it.
 			return host.CreateResponse{}, &host.PartialError{ID: id, Outputs: out, Err: err}
 		}

@@ -3,6 +3,8 @@ package reliability
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	plugin "github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/internal/fakemonitor"
 )
@@ -93,5 +99,74 @@ func TestCancelDuringSlowCreate(t *testing.T) {
 	}
 	if len(initErr.Reasons) != 1 || !strings.Contains(initErr.Reasons[0], "context canceled") {
 		t.Errorf("reasons = %q, want the cancellation", initErr.Reasons)
+	}
+}
+
+// The same on the shipped provider's own backend: an object create held by
+// the slow-create fault ends as soon as the engine sends Cancel, reporting
+// the object it wrote as a partial create (ErrorResourceInitFailed).
+func TestCancelDuringSlowCreateBinary(t *testing.T) {
+	t.Parallel()
+	skipUnderRace(t)
+	mon := fakemonitor.Start(t)
+	p := startPlugin(t, faultyPlugin, mon.Addr(), "SITEKIT_FAULT=slow-create:*/slow.txt")
+	store := t.TempDir()
+	p.configure(t, map[string]any{"storageUrl": "file://" + store})
+
+	bucket, err := p.client.Create(context.Background(), &pulumirpc.CreateRequest{
+		Urn: "urn:pulumi:dev::proj::sitekit:index:Bucket::b", Name: "b", Type: "sitekit:index:Bucket",
+	})
+	if err != nil {
+		t.Fatalf("bucket: %v\n%s", err, p.stderr)
+	}
+	props, err := structpb.NewStruct(map[string]any{"bucket": bucket.GetId(), "key": "slow.txt", "content": "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		err error
+		at  time.Time
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, err := p.client.Create(context.Background(), &pulumirpc.CreateRequest{
+			Urn: "urn:pulumi:dev::proj::sitekit:index:Object::o", Name: "o", Type: "sitekit:index:Object",
+			Properties: props,
+		})
+		done <- result{err, time.Now()}
+	}()
+	// The fault holds the create once the object is written: wait for the
+	// write, then cancel.
+	written := filepath.Join(store, bucket.GetId(), "slow.txt")
+	for deadline := time.Now().Add(hangGuard); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(written); err == nil {
+			break
+		}
+	}
+	cancelled := time.Now()
+	if _, err := p.client.Cancel(context.Background(), &emptypb.Empty{}); err != nil {
+		t.Fatalf("Cancel: %v", err)
+	}
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(hangGuard):
+		t.Fatalf("Create still running %v after Cancel", hangGuard)
+	}
+	if took := r.at.Sub(cancelled); took >= time.Second {
+		t.Errorf("Create ended %v after Cancel, want under 1s", took)
+	}
+	rerr, ok := rpcerror.FromError(r.err)
+	if !ok {
+		t.Fatalf("Create error = %v, want a status", r.err)
+	}
+	var partial *pulumirpc.ErrorResourceInitFailed
+	for _, d := range rerr.Details() {
+		if f, ok := d.(*pulumirpc.ErrorResourceInitFailed); ok {
+			partial = f
+		}
+	}
+	if partial == nil || partial.GetId() != bucket.GetId()+"/slow.txt" || !strings.Contains(r.err.Error(), "context canceled") {
+		t.Fatalf("Create = %v (details %v); want a partial create of the object, cancelled", r.err, partial)
 	}
 }
