@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -78,12 +77,7 @@ type callResponse struct {
 func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, error) {
 	fn, ok := p.methods[req.Token]
 	if !ok {
-		served := make([]string, 0, len(p.methods))
-		for t := range p.methods {
-			served = append(served, t)
-		}
-		sort.Strings(served)
-		return callResponse{}, fmt.Errorf("unknown method %q: provider %s serves %s", req.Token, p.name, strings.Join(served, ", "))
+		return callResponse{}, unknownToken(p, "method", req.Token, p.methods)
 	}
 	selfValue, hasSelf := req.Args.GetOk("__self__")
 	args := req.Args.Delete("__self__")

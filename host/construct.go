@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -35,8 +34,7 @@ type constructResponse struct {
 func (p *Provider) construct(ctx context.Context, req constructRequest) (constructResponse, error) {
 	ctor, ok := p.components[req.Type]
 	if !ok {
-		return constructResponse{}, fmt.Errorf("unknown component type %q: provider %s serves %s",
-			req.Type, p.name, strings.Join(p.componentTokens(), ", "))
+		return constructResponse{}, unknownToken(p, "component type", req.Type, p.components)
 	}
 	if err := p.checkInputs(req.Type, req.Inputs); err != nil {
 		return constructResponse{}, err

@@ -3,8 +3,6 @@ package host
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -50,12 +48,7 @@ type invokeResponse struct {
 func (p *Provider) invoke(ctx context.Context, token string, args property.Map) (invokeResponse, error) {
 	fn, ok := p.functions[token]
 	if !ok {
-		served := make([]string, 0, len(p.functions))
-		for t := range p.functions {
-			served = append(served, t)
-		}
-		sort.Strings(served)
-		return invokeResponse{}, fmt.Errorf("unknown function %q: provider %s serves %s", token, p.name, strings.Join(served, ", "))
+		return invokeResponse{}, unknownToken(p, "function", token, p.functions)
 	}
 	var failures []PropertyError
 	for k, v := range args.AllStable {

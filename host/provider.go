@@ -2,7 +2,9 @@ package host
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/polyhost/polyhost/host/schema"
@@ -104,14 +106,14 @@ func (p *Provider) Version() string { return p.version }
 // Schema returns the package schema, or nil if none was given.
 func (p *Provider) Schema() *schema.Package { return p.schema }
 
-// tokens lists the component types this provider serves, sorted.
-func (p *Provider) componentTokens() []string {
-	toks := make([]string, 0, len(p.components))
-	for t := range p.components {
-		toks = append(toks, t)
+// unknownToken is the error for a token this provider does not serve; it
+// lists the ones of that kind it does serve.
+func unknownToken[V any](p *Provider, kind, token string, served map[string]V) error {
+	toks := slices.Sorted(maps.Keys(served))
+	if len(toks) == 0 {
+		return fmt.Errorf("unknown %s %q: provider %s serves none", kind, token, p.name)
 	}
-	sort.Strings(toks)
-	return toks
+	return fmt.Errorf("unknown %s %q: provider %s serves %s", kind, token, p.name, strings.Join(toks, ", "))
 }
 
 // Close releases the monitor and engine connections.

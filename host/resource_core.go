@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -17,12 +16,7 @@ import (
 func (p *Provider) resource(token string) (Resource, error) {
 	r, ok := p.resources[token]
 	if !ok {
-		served := make([]string, 0, len(p.resources))
-		for t := range p.resources {
-			served = append(served, t)
-		}
-		sort.Strings(served)
-		return nil, fmt.Errorf("unknown resource type %q: provider %s manages %s", token, p.name, strings.Join(served, ", "))
+		return nil, unknownToken(p, "resource type", token, p.resources)
 	}
 	return r, nil
 }
