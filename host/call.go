@@ -91,7 +91,8 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	if err != nil {
 		return callResponse{}, &StepError{Token: req.Token, Step: "connect to the resource monitor", Err: err}
 	}
-	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token, pending: &sync.WaitGroup{}}
+	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token,
+		pending: &sync.WaitGroup{}, secrets: newSecretSet(args, req.Info.Config)}
 	resolved, err := self.Resolve(ctx, selfValue)
 	if err != nil {
 		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: err.Error()}}}, nil
@@ -120,6 +121,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		}
 		return callResponse{}, err
 	}
+	out = self.secrets.mark(out)
 	return callResponse{Return: out, ReturnDependencies: monitorclient.DependencyMap(out)}, nil
 }
 

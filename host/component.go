@@ -114,6 +114,7 @@ type Component struct {
 	monitor  *monitorclient.Client
 	sem      chan struct{}   // bounds registrations in flight to the engine's parallel
 	pending  *sync.WaitGroup // registrations in flight, shared with nested components
+	secrets  secretSet       // plaintexts of the request's secrets
 }
 
 // URN of the component.
@@ -158,6 +159,9 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 			req.Provider = ref
 		}
 	}
+	// A secret input decoded into a plain Go field and passed on must stay
+	// secret in the child's inputs, and so in the state.
+	req.Inputs = c.secrets.mark(req.Inputs)
 	c.pending.Add(1)
 	defer c.pending.Done()
 	if err := c.acquire(ctx); err != nil {
@@ -238,6 +242,7 @@ func (c *Component) child(token, name, urn string, inputs property.Map) *Compone
 		monitor:  c.monitor,
 		sem:      c.sem,
 		pending:  c.pending,
+		secrets:  c.secrets,
 	}
 }
 
@@ -263,6 +268,7 @@ func Nested[A, O any](ctx context.Context, parent *Component, token, name string
 	if err != nil {
 		return zero, &StepError{Token: token, Name: name, Step: "encode outputs", Err: err}
 	}
+	outputs = parent.secrets.mark(outputs)
 	if _, err := parent.monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: resp.URN, Outputs: outputs}); err != nil {
 		return zero, &StepError{Token: token, Name: name, Step: "register outputs", Err: err}
 	}

@@ -67,6 +67,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		token: req.Type, name: req.Name, urn: own.URN,
 		inputs: req.Inputs, opts: o, info: req.Info,
 		provider: p, monitor: monitor, pending: &sync.WaitGroup{},
+		secrets: newSecretSet(req.Inputs, req.Info.Config),
 	}
 	if n := req.Info.Parallel; n > 0 {
 		c.sem = make(chan struct{}, n)
@@ -80,7 +81,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 	if err != nil {
 		return constructResponse{}, err
 	}
-	outputs = markSecret(outputs, o.AdditionalSecretOutputs)
+	outputs = c.secrets.mark(markSecret(outputs, o.AdditionalSecretOutputs))
 	if _, err := monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: own.URN, Outputs: outputs}); err != nil {
 		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register outputs", Err: err}
 	}

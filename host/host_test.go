@@ -37,6 +37,10 @@ resources:
     inputProperties:
       greeting: {type: string}
     requiredInputs: [greeting]
+  test:index:Vault:
+    isComponent: true
+    inputProperties:
+      password: {type: string}
   test:index:Thing:
     inputProperties:
       size: {type: integer}
@@ -423,5 +427,53 @@ func TestCreateTimeoutBoundsBackend(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "deadline exceeded") {
 		t.Fatalf("error = %v, want the timeout", err)
+	}
+}
+
+type passArgs struct {
+	Password string `pulumi:"password"` // a plain field: the secret marker is dropped here
+}
+
+type passOut struct {
+	Echo string `pulumi:"echo"`
+}
+
+// A secret decoded into a plain Go field and handed to a child, or returned
+// as an output, stays secret: the host recognises its plaintext.
+func TestSecretsSurvivePlainFields(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
+		func(ctx context.Context, c *host.Component, args passArgs) (passOut, error) {
+			_, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
+				Type: "test:index:Thing", Name: "child", Custom: true,
+				Inputs: property.NewMap(map[string]property.Value{
+					"password": property.New(args.Password),
+					"list":     property.New([]property.Value{property.New(args.Password), property.New("plain")}),
+				}),
+			})
+			return passOut{Echo: args.Password}, err
+		}))
+	req := constructReq(mon, "test:index:Vault", "v", nil)
+	req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{
+		"password": resource.MakeSecret(resource.NewProperty("hunter2")),
+	}, plugin.MarshalOptions{KeepSecrets: true})
+	resp, err := client.Construct(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child fakemonitor.Registration
+	for _, r := range mon.Registrations() {
+		if r.Name == "child" {
+			child = r
+		}
+	}
+	list := child.Inputs.Get("list").AsArray()
+	if !child.Inputs.Get("password").Secret() || !list.Get(0).Secret() || list.Get(1).Secret() {
+		t.Errorf("child inputs = %v, want the password secret wherever it appears, and only there", child.Inputs)
+	}
+	state, _ := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepSecrets: true})
+	if !state["echo"].IsSecret() {
+		t.Errorf("echo output = %v, want secret", state["echo"])
 	}
 }

@@ -79,3 +79,54 @@ func redactErr(err error, secrets []string) error {
 	}
 	return errors.New(redact(err.Error(), secrets))
 }
+
+// secretSet holds the plaintext strings of a request's secrets. Author code
+// may decode a secret into a plain Go field; when that text reappears in a
+// child's inputs or in outputs, mark restores its secretness.
+type secretSet map[string]bool
+
+func newSecretSet(ms ...property.Map) secretSet {
+	var set secretSet
+	for _, s := range secretTexts(ms...) {
+		if len(s) < minSecretLen {
+			continue
+		}
+		if set == nil {
+			set = secretSet{}
+		}
+		set[s] = true
+	}
+	return set
+}
+
+// mark makes every string in m that equals a secret's plaintext secret.
+func (set secretSet) mark(m property.Map) property.Map {
+	if len(set) == 0 {
+		return m
+	}
+	out := make(map[string]property.Value, m.Len())
+	for k, v := range m.All {
+		out[k] = set.markValue(v)
+	}
+	return property.NewMap(out)
+}
+
+func (set secretSet) markValue(v property.Value) property.Value {
+	switch {
+	case v.IsString() && set[v.AsString()]:
+		return v.WithSecret(true)
+	case v.IsArray():
+		arr := make([]property.Value, 0, v.AsArray().Len())
+		for _, e := range v.AsArray().All {
+			arr = append(arr, set.markValue(e))
+		}
+		return property.WithGoValue(v, arr)
+	case v.IsMap():
+		m := make(map[string]property.Value, v.AsMap().Len())
+		for k, e := range v.AsMap().All {
+			m[k] = set.markValue(e)
+		}
+		return property.WithGoValue(v, m)
+	}
+	return v
+}
