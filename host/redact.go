@@ -2,6 +2,7 @@ package host
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,12 +47,7 @@ func secretTexts(ms ...property.Map) []string {
 
 // redact replaces each secret text in s by [secret], longest first.
 func redact(s string, secrets []string) string {
-	sorted := append([]string(nil), secrets...)
-	for i := 1; i < len(sorted); i++ { // insertion sort by length, descending
-		for j := i; j > 0 && len(sorted[j]) > len(sorted[j-1]); j-- {
-			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
-		}
-	}
+	sorted := slices.SortedFunc(slices.Values(secrets), func(a, b string) int { return len(b) - len(a) })
 	for _, sec := range sorted {
 		if len(sec) >= minSecretLen {
 			s = strings.ReplaceAll(s, sec, "[secret]")

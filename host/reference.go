@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/internal/typed"
@@ -32,8 +33,8 @@ func (c *Component) Resolve(ctx context.Context, v property.Value) (Resolved, er
 		return Resolved{}, nil
 	case v.IsResourceReference():
 		ref = v.AsResourceReference()
-	case v.IsString() && looksLikeURN(v.AsString()):
-		ref = property.ResourceReference{URN: urnOf(v.AsString())}
+	case v.IsString() && urn.URN(v.AsString()).IsValid():
+		ref = property.ResourceReference{URN: urn.URN(v.AsString())}
 	default:
 		return Resolved{}, fmt.Errorf("want a resource reference, got %s", typed.Describe(v))
 	}

@@ -85,7 +85,3 @@ func without(list []string, s string) []string {
 	}
 	return out
 }
-
-func looksLikeURN(s string) bool { return urn.URN(s).IsValid() }
-
-func urnOf(s string) urn.URN { return urn.URN(s) }
