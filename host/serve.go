@@ -26,6 +26,10 @@ import (
 // engine that launched it is still there.
 const engineHealthInterval = 5 * time.Second
 
+// flowWindow is the static per-stream flow-control window of the plugin's
+// server: large enough for any ordinary message in one go.
+const flowWindow = 4 << 20
+
 // Main builds the provider and serves it with the process's arguments,
 // exiting non-zero if that fails. Call it from the plugin's main function.
 func Main(name string, opts ...Option) {
@@ -81,7 +85,13 @@ func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) er
 			pulumirpc.RegisterResourceProviderServer(g, srv)
 			return nil
 		},
-		Options: []grpc.ServerOption{grpc.ChainUnaryInterceptor(srv.intercept)},
+		Options: []grpc.ServerOption{
+			grpc.ChainUnaryInterceptor(srv.intercept),
+			// Static flow-control windows, as in monitorclient: dynamic ones
+			// make the server ping the engine after most requests.
+			grpc.InitialWindowSize(flowWindow),
+			grpc.InitialConnWindowSize(4 * flowWindow),
+		},
 	})
 	if err != nil {
 		return err

@@ -29,6 +29,10 @@ func WithDialOptions(opts ...grpc.DialOption) Option {
 	return func(o *options) { o.dialOpts = append(o.dialOpts, opts...) }
 }
 
+// flowWindow is the static per-stream flow-control window of a monitor
+// connection: large enough for any ordinary message in one go.
+const flowWindow = 4 << 20
+
 func buildDialOptions(opts []Option) []grpc.DialOption {
 	var o options
 	for _, opt := range opts {
@@ -37,6 +41,12 @@ func buildDialOptions(opts []Option) []grpc.DialOption {
 	return append([]grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		rpcutil.GrpcChannelOptions(),
+		// Static flow-control windows: with gRPC's default dynamic ones,
+		// the client pings the engine after most responses to estimate
+		// the bandwidth, a write and a read per child for nothing on a
+		// local connection.
+		grpc.WithInitialWindowSize(flowWindow),
+		grpc.WithInitialConnWindowSize(4 * flowWindow),
 	}, o.dialOpts...)
 }
 

@@ -647,3 +647,31 @@ func TestEngineLog(t *testing.T) {
 		t.Errorf("logs %+v", logs)
 	}
 }
+
+// Messages larger than the static flow-control windows still go through,
+// several at once, in both directions.
+func TestLargeMessagesBeyondFlowWindows(t *testing.T) {
+	t.Parallel()
+	m := fakemonitor.Start(t)
+	c := dial(t, m)
+	big := strings.Repeat("x", 9<<20) // above the 4 MiB stream window
+	var g errgroup.Group
+	for i := range 4 { // 36 MiB at once, above the 16 MiB connection window
+		g.Go(func() error {
+			in := pmap(map[string]property.Value{"blob": str(big)})
+			resp, err := c.RegisterResource(t.Context(), monitorclient.RegisterResourceRequest{
+				Type: "pkg:index:Thing", Name: fmt.Sprintf("big%d", i), Custom: true, Inputs: in,
+			})
+			if err != nil {
+				return err
+			}
+			if got := resp.Outputs.Get("blob"); !got.IsString() || got.AsString() != big {
+				return fmt.Errorf("big%d: output blob of %d bytes differs from the input", i, len(got.AsString()))
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+}
