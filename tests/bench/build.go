@@ -18,16 +18,17 @@ const (
 	Ours Impl = "ours"
 	// Peer is the Go SDK implementation, tests/peer.
 	Peer Impl = "peer"
-	// Floor is a bare client sending the same registrations itself; the
-	// plugin (ours) then only serves CRUD.
+	// Floor is a plugin whose Construct sends the same registrations with
+	// a bare client and does nothing else, tests/bench/floor.
 	Floor Impl = "floor"
 )
 
 const pluginName = "pulumi-resource-sitekit"
 
 var packages = map[Impl]string{
-	Ours: "github.com/polyhost/polyhost/provider/cmd/pulumi-resource-sitekit",
-	Peer: "github.com/polyhost/polyhost/tests/peer/cmd/pulumi-resource-sitekit-peer",
+	Ours:  "github.com/polyhost/polyhost/provider/cmd/pulumi-resource-sitekit",
+	Peer:  "github.com/polyhost/polyhost/tests/peer/cmd/pulumi-resource-sitekit-peer",
+	Floor: "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-floor",
 }
 
 const wrapperPackage = "github.com/polyhost/polyhost/tests/bench/cmd/rusagewrap"
@@ -41,7 +42,7 @@ type Binaries struct {
 	Direct map[Impl]string
 }
 
-// Build builds ours, the peer and the wrapper into dir. Run it from inside
+// Build builds ours, the peer, the floor and the wrapper into dir. Run it from inside
 // the module.
 func Build(ctx context.Context, dir string) (*Binaries, error) {
 	b := &Binaries{Wrapped: map[Impl]string{}, Direct: map[Impl]string{}}
@@ -54,7 +55,7 @@ func Build(ctx context.Context, dir string) (*Binaries, error) {
 		return nil, err
 	}
 	var g errgroup.Group
-	for _, impl := range []Impl{Ours, Peer} {
+	for _, impl := range []Impl{Ours, Peer, Floor} {
 		direct := filepath.Join(dir, string(impl), "real", pluginName)
 		wrapped := filepath.Join(dir, string(impl), pluginName)
 		b.Direct[impl], b.Wrapped[impl] = direct, wrapped
@@ -65,7 +66,25 @@ func Build(ctx context.Context, dir string) (*Binaries, error) {
 			return os.WriteFile(wrapped, wrapperBytes, 0o755)
 		})
 	}
-	return b, g.Wait()
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	// Every implementation's children's provider is ours, so the CRUD
+	// work is the same code in all three (see rusagewrap).
+	for _, impl := range []Impl{Peer, Floor} {
+		children := filepath.Join(dir, string(impl), "children", pluginName)
+		if err := os.MkdirAll(filepath.Dir(children), 0o755); err != nil {
+			return nil, err
+		}
+		ours, err := filepath.Abs(b.Direct[Ours])
+		if err != nil {
+			return nil, err
+		}
+		if err := os.Symlink(ours, children); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 func goBuild(ctx context.Context, out, pkg string) error {

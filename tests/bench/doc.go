@@ -1,18 +1,21 @@
 // Package bench compares the host's Construct and Call with a Go SDK
 // implementation of the same components (tests/peer) and with the
-// engine-bound floor, on the embedded engine (tests/engine). It is for
-// whoever changes host/ or monitorclient/ and wants to know what it costs.
+// engine-bound floor (tests/bench/floor: a bare client sending the same
+// registrations), on the embedded engine (tests/engine). It is for whoever
+// changes host/ or monitorclient/ and wants to know what it costs.
 //
 // Start with the polybench command, which runs every measurement in
 // alternating rounds and writes docs/performance.md:
 //
 //	go run ./tests/bench/cmd/polybench -o docs/performance.md
 //
-// `go test -bench . ./tests/bench` runs the same workloads one
-// implementation at a time (Benchmark*); plain `go test` runs only
-// TestParity, which checks that ours, the peer and the floor produce the
-// same resources and outputs. The pieces: Build (plugins behind the
-// rusagewrap command, which reports each plugin's CPU and peak RSS),
-// Runner.Run (one deployment of a Workload), ColdStart, RunSuite (the
+// Each deployment runs two plugin processes: the component provider under
+// test (Construct, Call) and a children's provider, always ours, serving the
+// CRUD of the custom children. `go test -bench . ./tests/bench` runs the
+// same workloads one implementation at a time (Benchmark*); plain `go test`
+// runs only TestParity, which checks that ours, the peer and the floor
+// produce the same resources and outputs. The pieces: Build (plugins behind
+// the rusagewrap command, which reports each plugin's CPU, peak RSS and
+// role), Runner.Run (one deployment of a Workload), ColdStart, RunSuite (the
 // rounds) and Results.Markdown (the report).
 package bench

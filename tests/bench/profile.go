@@ -11,10 +11,11 @@ import (
 
 const profiledPackage = "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-profiled"
 
-// Profile deploys a Site with pages pages (update) runs times with ours and
-// with the peer, each built as tests/bench/cmd/sitekit-profiled, and
-// returns the CPU and allocation profiles of the plugin processes as pprof
-// text (Markdown), limited to the frames of this project and the Go SDK.
+// Profile deploys a Site with pages pages (update) runs times with ours, the
+// peer and the floor, each built as tests/bench/cmd/sitekit-profiled, and
+// returns the CPU and allocation profiles of the component provider
+// processes as pprof text (Markdown), limited to the frames of this project
+// and the Go SDK.
 func Profile(ctx context.Context, dir string, pages, runs int) (string, error) {
 	bins := &Binaries{Wrapped: map[Impl]string{}, Direct: map[Impl]string{}}
 	real := filepath.Join(dir, "bin", "real", pluginName)
@@ -24,30 +25,29 @@ func Profile(ctx context.Context, dir string, pages, runs int) (string, error) {
 	if err := goBuild(ctx, filepath.Join(dir, "bin", pluginName), wrapperPackage); err != nil {
 		return "", err
 	}
-	bins.Wrapped[Ours] = filepath.Join(dir, "bin", pluginName)
-	bins.Wrapped[Peer] = bins.Wrapped[Ours]
+	for _, impl := range []Impl{Ours, Peer, Floor} {
+		bins.Wrapped[impl] = filepath.Join(dir, "bin", pluginName)
+	}
 	r, err := NewRunner(bins, dir)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "CPU and allocation profiles of the plugin process, %d update deployments of a Site with %d pages each (`polybench -profile`). `cum` is the time (or bytes) spent in a function and everything it calls; only frames of this project, the Go SDK and gRPC's client call are shown.\n\n", runs, pages)
-	for _, impl := range []Impl{Ours, Peer} {
+	fmt.Fprintf(&b, "CPU and allocation profiles of the component provider process, %d update deployments of a Site with %d pages each (`polybench -profile`). `cum` is the time (or bytes) spent in a function and everything it calls; only frames of this project, the Go SDK and gRPC's client call are shown.\n\n", runs, pages)
+	for _, impl := range []Impl{Ours, Peer, Floor} {
 		profDir := filepath.Join(dir, "profiles", string(impl))
 		if err := os.MkdirAll(profDir, 0o755); err != nil {
 			return "", err
 		}
+		_ = os.Setenv("POLYBENCH_PROFILE_IMPL", string(impl))
 		_ = os.Setenv("POLYBENCH_PROFILE_DIR", profDir)
-		if impl == Peer {
-			_ = os.Setenv("POLYBENCH_PROFILE_PEER", "1")
-		}
 		for range runs {
 			if _, err := r.Run(ctx, impl, Workload{Pages: pages}); err != nil {
 				return "", err
 			}
 		}
+		_ = os.Unsetenv("POLYBENCH_PROFILE_IMPL")
 		_ = os.Unsetenv("POLYBENCH_PROFILE_DIR")
-		_ = os.Unsetenv("POLYBENCH_PROFILE_PEER")
 		for _, kind := range []struct{ glob, index, title string }{
 			{"*.cpu.pprof", "", "CPU"},
 			{"*.allocs.pprof", "alloc_space", "allocated bytes"},

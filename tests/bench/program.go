@@ -3,8 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"sort"
-	"sync"
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
@@ -18,15 +16,13 @@ import (
 )
 
 // program is a consumer program written directly against the monitor, so
-// no language SDK runs in the measured path. It registers the stack and an
-// explicit sitekit provider (so the plugin starts before the clock does),
-// then Sites with Pages pages each, all at once, and times that from the
-// first request to the last answer. With Floor it sends every registration
-// a Site's Construct would send itself; otherwise each Site is one remote
-// registration. Calls > 0 then calls Site.pageUrl on the first site that
-// many times, one after the other, timing each.
+// no language SDK runs in the measured path. It registers the stack and two
+// explicit sitekit providers (so the plugins start before the clock does),
+// then Sites with Pages pages each, all at once, as remote components, and
+// times that from the first request to the last answer. Calls > 0 then
+// calls Site.pageUrl on the first site that many times, one after the
+// other, timing each.
 type program struct {
-	Impl  Impl
 	Sites int
 	Pages int
 	Calls int
@@ -52,18 +48,20 @@ func (p *program) Run(ctx context.Context, info engine.RunInfo) error {
 	if err != nil {
 		return err
 	}
-	prov, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
-		Type: "pulumi:providers:sitekit", Name: "bench", Custom: true, Parent: stack.URN,
-		Inputs: property.NewMap(map[string]property.Value{"storageUrl": property.New("mem://")}),
-	})
+	// Two explicit sitekit providers, hence two plugin processes, started
+	// in this order: the component provider serves Construct and Call, the
+	// children's provider the CRUD of the Site's custom children, which
+	// get it through the Site's providers map. So the component provider's
+	// CPU and RSS are those of Construct alone, as with a real component
+	// package whose children belong to other packages.
+	componentRef, err := registerProvider(ctx, c, stack.URN, "bench")
 	if err != nil {
 		return err
 	}
-	id := prov.ID
-	if id == "" {
-		id = providers.UnknownID
+	childrenRef, err := registerProvider(ctx, c, stack.URN, "bench-children")
+	if err != nil {
+		return err
 	}
-	ref := prov.URN + "::" + id
 
 	p.Outputs = make([]property.Map, p.Sites)
 	siteURNs := make([]string, p.Sites)
@@ -76,11 +74,7 @@ func (p *program) Run(ctx context.Context, info engine.RunInfo) error {
 		}
 		g.Go(func() error {
 			var err error
-			if p.Impl == Floor {
-				siteURNs[i], p.Outputs[i], err = floorSite(gctx, c, stack.URN, ref, name, p.Pages)
-			} else {
-				siteURNs[i], p.Outputs[i], err = remoteSite(gctx, c, stack.URN, ref, name, p.Pages)
-			}
+			siteURNs[i], p.Outputs[i], err = remoteSite(gctx, c, stack.URN, componentRef, childrenRef, name, p.Pages)
 			return err
 		})
 	}
@@ -95,7 +89,7 @@ func (p *program) Run(ctx context.Context, info engine.RunInfo) error {
 			Token: components.SitePageURLMethod,
 			// Explicit, so the call goes to the plugin under test and not
 			// to a default provider started for it.
-			Provider: ref,
+			Provider: componentRef,
 			Args: property.NewMap(map[string]property.Value{
 				"__self__": property.New(property.ResourceReference{URN: urn.URN(siteURNs[0])}),
 				"page":     property.New("about.html"),
@@ -109,6 +103,23 @@ func (p *program) Run(ctx context.Context, info engine.RunInfo) error {
 	}
 	_, err = c.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: stack.URN})
 	return err
+}
+
+// registerProvider registers an explicit sitekit provider with mem://
+// storage and returns its reference.
+func registerProvider(ctx context.Context, c *monitorclient.Client, stack, name string) (string, error) {
+	prov, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
+		Type: "pulumi:providers:sitekit", Name: name, Custom: true, Parent: stack,
+		Inputs: property.NewMap(map[string]property.Value{"storageUrl": property.New("mem://")}),
+	})
+	if err != nil {
+		return "", err
+	}
+	id := prov.ID
+	if id == "" {
+		id = providers.UnknownID
+	}
+	return prov.URN + "::" + id, nil
 }
 
 func pageNames(n int) []string {
@@ -130,115 +141,14 @@ func siteInputs(pages int) property.Map {
 	})
 }
 
-// remoteSite registers one Site as a remote component: one Construct.
-func remoteSite(ctx context.Context, c *monitorclient.Client, stack, ref, name string, pages int) (string, property.Map, error) {
+// remoteSite registers one Site as a remote component: one Construct, by
+// the component provider, whose custom children use the children's.
+func remoteSite(ctx context.Context, c *monitorclient.Client, stack, componentRef, childrenRef, name string, pages int) (string, property.Map, error) {
 	resp, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
 		Type: components.SiteType, Name: name, Parent: stack, Remote: true,
-		Providers: map[string]string{"sitekit": ref},
+		Provider:  componentRef,
+		Providers: map[string]string{"sitekit": childrenRef},
 		Inputs:    siteInputs(pages),
 	})
 	return resp.URN, resp.Outputs, err
-}
-
-// floorSite sends what a Site's Construct sends (components.BuildSite): the
-// Site and PageSet as local components, the bucket, the index and error
-// objects, one object per page and the two components' outputs, with the
-// same dependencies between them, every independent registration at once
-// (a goroutine each, as the Go SDK does). It does nothing else.
-func floorSite(ctx context.Context, c *monitorclient.Client, stack, ref, name string, pages int) (string, property.Map, error) {
-	providers := map[string]string{"sitekit": ref}
-	site, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
-		Type: components.SiteType, Name: name, Parent: stack, Providers: providers,
-	})
-	if err != nil {
-		return "", property.Map{}, err
-	}
-	bucket, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
-		Type: components.BucketType, Name: name + "-bucket", Custom: true, Parent: site.URN, Provider: ref,
-		Inputs: property.NewMap(map[string]property.Value{
-			"labels": property.New(map[string]property.Value{"site": property.New(name)}),
-		}),
-	})
-	if err != nil {
-		return "", property.Map{}, err
-	}
-	bucketDep := []urn.URN{urn.URN(bucket.URN)}
-	bucketName := bucket.Outputs.Get("bucketName").WithDependencies(bucketDep)
-	object := func(ctx context.Context, parent, name, key string, content property.Value) (monitorclient.RegisterResourceResponse, error) {
-		return c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
-			Type: components.ObjectType, Name: name, Custom: true, Parent: parent, Provider: ref,
-			Inputs: property.NewMap(map[string]property.Value{
-				"bucket": bucketName, "key": property.New(key), "content": content,
-				"contentType": property.New("text/html"),
-			}),
-		})
-	}
-
-	var (
-		mu        sync.Mutex
-		pageDeps  []urn.URN
-		pageCount = float64(pages)
-	)
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
-		_, err := object(gctx, site.URN, name+"-index", "index.html", property.New("<h1>bench</h1>"))
-		return err
-	})
-	g.Go(func() error {
-		_, err := object(gctx, site.URN, name+"-error", "error.html", property.New("<h1>Not found</h1>"))
-		return err
-	})
-	g.Go(func() error {
-		psName := name + "-pages"
-		ps, err := c.RegisterResource(gctx, monitorclient.RegisterResourceRequest{
-			Type: components.PageSetType, Name: psName, Parent: site.URN,
-		})
-		if err != nil {
-			return err
-		}
-		names := pageNames(pages)
-		keys := make([]property.Value, len(names))
-		pg, pctx := errgroup.WithContext(gctx)
-		for i, n := range names {
-			keys[i] = property.New("pages/" + n)
-			pg.Go(func() error {
-				obj, err := object(pctx, ps.URN, psName+"-"+n, "pages/"+n, property.New("<p>"+n+"</p>"))
-				if err == nil {
-					mu.Lock()
-					pageDeps = append(pageDeps, urn.URN(obj.URN))
-					mu.Unlock()
-				}
-				return err
-			})
-		}
-		if err := pg.Wait(); err != nil {
-			return err
-		}
-		sort.Slice(pageDeps, func(i, j int) bool { return pageDeps[i] < pageDeps[j] })
-		_, err = c.RegisterResourceOutputs(gctx, monitorclient.RegisterResourceOutputsRequest{URN: ps.URN,
-			Outputs: property.NewMap(map[string]property.Value{
-				"keys":  property.New(keys),
-				"count": property.New(pageCount).WithDependencies(pageDeps),
-			})})
-		return err
-	})
-	if err := g.Wait(); err != nil {
-		return "", property.Map{}, err
-	}
-	url := property.New(property.Computed)
-	if e := bucket.Outputs.Get("endpoint"); e.IsString() {
-		url = property.New(e.AsString() + "/index.html")
-	}
-	bucketID := property.New(property.Computed)
-	if bucket.ID != "" {
-		bucketID = property.New(bucket.ID)
-	}
-	outputs := property.NewMap(map[string]property.Value{
-		"url":        url.WithDependencies(bucketDep),
-		"bucketName": bucketName,
-		"pageCount":  property.New(pageCount + 2).WithDependencies(pageDeps),
-		"bucket":     property.New(property.ResourceReference{URN: urn.URN(bucket.URN), ID: bucketID}).WithDependencies(bucketDep),
-	})
-	_, err = c.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: site.URN, Outputs: outputs})
-	return site.URN, outputs, err
 }

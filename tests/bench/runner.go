@@ -26,10 +26,15 @@ type Sample struct {
 	// Wall is what the program timed: from its first Site request to the
 	// last answer.
 	Wall time.Duration
-	// CPU is the plugin process's user+system time over its whole life
-	// (start, configure, Construct, CRUD, shutdown); MaxRSSKB its peak RSS.
+	// CPU is the component provider's user+system time over its whole
+	// life (start, configure, Construct, Call, shutdown); MaxRSSKB its peak
+	// RSS.
 	CPU      time.Duration
 	MaxRSSKB int64
+	// ChildrenCPU and ChildrenRSSKB are the same for the children's
+	// provider, which serves the CRUD of the Site's custom children.
+	ChildrenCPU   time.Duration
+	ChildrenRSSKB int64
 	// CallTimes are the Site.pageUrl round trips, in order.
 	CallTimes []time.Duration
 	// For sanity checks: what an update recorded, each Site's outputs and
@@ -70,12 +75,9 @@ type Workload struct {
 	Preview bool // preview instead of update
 }
 
-// Run deploys w with impl's plugin (ours for Floor) on a fresh stack.
+// Run deploys w with impl's plugin on a fresh stack.
 func (r *Runner) Run(ctx context.Context, impl Impl, w Workload) (Sample, error) {
 	plugin := r.bins.Wrapped[impl]
-	if impl == Floor {
-		plugin = r.bins.Wrapped[Ours]
-	}
 	r.seq++
 	dir := filepath.Join(r.work, fmt.Sprintf("run%04d", r.seq))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -95,7 +97,7 @@ func (r *Runner) Run(ctx context.Context, impl Impl, w Workload) (Sample, error)
 	if err != nil {
 		return Sample{}, err
 	}
-	p := &program{Impl: impl, Sites: max(w.Sites, 1), Pages: w.Pages, Calls: w.Calls}
+	p := &program{Sites: max(w.Sites, 1), Pages: w.Pages, Calls: w.Calls}
 	op := e.Up
 	if w.Preview {
 		op = e.Preview
@@ -104,15 +106,13 @@ func (r *Runner) Run(ctx context.Context, impl Impl, w Workload) (Sample, error)
 		return Sample{}, fmt.Errorf("%s %+v: %w", impl, w, err)
 	}
 	s := Sample{Wall: p.Wall, CallTimes: p.CallTimes, Outputs: p.Outputs, CallReturns: p.CallReturns}
-	u, n, err := r.readUsage()
+	us, err := r.readUsage()
 	if err != nil {
-		return Sample{}, err
+		return Sample{}, fmt.Errorf("%s %+v: %w", impl, w, err)
 	}
-	if n != 1 {
-		return Sample{}, fmt.Errorf("%s %+v: %d plugin processes reported usage, want 1", impl, w, n)
-	}
-	s.CPU = time.Duration(u.UserNS + u.SystemNS)
-	s.MaxRSSKB = u.MaxRSSKB
+	c, ch := us[usage.Component], us[usage.Children]
+	s.CPU, s.MaxRSSKB = time.Duration(c.UserNS+c.SystemNS), c.MaxRSSKB
+	s.ChildrenCPU, s.ChildrenRSSKB = time.Duration(ch.UserNS+ch.SystemNS), ch.MaxRSSKB
 	if !w.Preview {
 		if s.State, err = engine.LoadResources(filepath.Join(dir, "state.json")); err != nil {
 			return Sample{}, err
@@ -134,28 +134,33 @@ func (r *Runner) clearUsage() error {
 	return nil
 }
 
-// readUsage sums the records of the plugin processes that ran.
-func (r *Runner) readUsage() (usage.Usage, int, error) {
-	entries, err := os.ReadDir(r.rusageDir)
+// readUsage returns the records of the deployment's plugin processes by
+// role: exactly one component provider and one children's provider.
+func (r *Runner) readUsage() (map[string]usage.Usage, error) {
+	files, err := filepath.Glob(filepath.Join(r.rusageDir, "*.json"))
 	if err != nil {
-		return usage.Usage{}, 0, err
+		return nil, err
 	}
-	var sum usage.Usage
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(r.rusageDir, e.Name()))
+	if len(files) == 0 {
+		return nil, errors.New("no plugin reported its usage: is the rusage wrapper in place?")
+	}
+	us := map[string]usage.Usage{}
+	for _, name := range files {
+		data, err := os.ReadFile(name)
 		if err != nil {
-			return sum, 0, err
+			return nil, err
 		}
 		var u usage.Usage
 		if err := json.Unmarshal(data, &u); err != nil {
-			return sum, 0, fmt.Errorf("%s: %w", e.Name(), err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		sum.UserNS += u.UserNS
-		sum.SystemNS += u.SystemNS
-		sum.MaxRSSKB = max(sum.MaxRSSKB, u.MaxRSSKB)
+		if _, dup := us[u.Role]; dup {
+			return nil, fmt.Errorf("more than one %s provider process", u.Role)
+		}
+		us[u.Role] = u
 	}
-	if len(entries) == 0 {
-		return sum, 0, errors.New("no plugin reported its usage: is the rusage wrapper in place?")
+	if len(us) != 2 || us[usage.Component].Role == "" || us[usage.Children].Role == "" {
+		return nil, fmt.Errorf("want one component and one children's provider process, got %d processes", len(files))
 	}
-	return sum, len(entries), nil
+	return us, nil
 }

@@ -104,12 +104,14 @@ func RunSuite(ctx context.Context, bins *Binaries, r *Runner, cfg Config) (*Resu
 			res.metric(k+".wall", "Construct wall time, "+what, "ms")
 			res.metric(k+".cpu", "provider CPU, "+what, "ms")
 			res.metric(k+".rss", "provider peak RSS, "+what, "MB")
+			res.metric(k+".children_cpu", "children's provider CPU (CRUD, same code in all three), "+what, "ms")
 		}
 	}
 	concurrent := fmt.Sprintf("%d Sites of %d pages at once", cfg.ConcurrentSites, cfg.ConcurrentPages)
 	res.metric("concurrent.wall", "wall time, "+concurrent+" (update)", "ms")
 	res.metric("concurrent.cpu", "provider CPU, "+concurrent+" (update)", "ms")
 	res.metric("concurrent.rss", "provider peak RSS, "+concurrent+" (update)", "MB")
+	res.metric("concurrent.children_cpu", "children's provider CPU, "+concurrent+" (update)", "ms")
 	res.metric("call.roundtrip", "Site.pageUrl call round trip (program to program)", "ms")
 	res.metric("coldstart", "cold start, exec to answered Handshake", "ms")
 
@@ -143,7 +145,8 @@ func RunSuite(ctx context.Context, bins *Binaries, r *Runner, cfg Config) (*Resu
 					res.Metric(k+".wall").add(impl, ms(s.Wall))
 					res.Metric(k+".cpu").add(impl, ms(s.CPU))
 					res.Metric(k+".rss").add(impl, float64(s.MaxRSSKB)/1024)
-					progress("  %-5s %-7s %4d pages: wall %7.1fms cpu %7.1fms rss %5.1fMB", impl, mode, n, ms(s.Wall), ms(s.CPU), float64(s.MaxRSSKB)/1024)
+					res.Metric(k+".children_cpu").add(impl, ms(s.ChildrenCPU))
+					progress("  %-5s %-7s %4d pages: wall %7.1fms cpu %7.1fms rss %5.1fMB children cpu %7.1fms", impl, mode, n, ms(s.Wall), ms(s.CPU), float64(s.MaxRSSKB)/1024, ms(s.ChildrenCPU))
 				}
 			}
 		}
@@ -155,6 +158,7 @@ func RunSuite(ctx context.Context, bins *Binaries, r *Runner, cfg Config) (*Resu
 			res.Metric("concurrent.wall").add(impl, ms(s.Wall))
 			res.Metric("concurrent.cpu").add(impl, ms(s.CPU))
 			res.Metric("concurrent.rss").add(impl, float64(s.MaxRSSKB)/1024)
+			res.Metric("concurrent.children_cpu").add(impl, ms(s.ChildrenCPU))
 			progress("  %-5s concurrent: wall %7.1fms cpu %7.1fms", impl, ms(s.Wall), ms(s.CPU))
 		}
 		for _, impl := range rotate([]Impl{Ours, Peer}, round) {

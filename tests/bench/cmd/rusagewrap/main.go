@@ -1,8 +1,13 @@
 // Command rusagewrap stands in for a provider plugin and measures it: it
 // runs real/<its own file name> from its own directory as a child with the
 // same arguments and stdio, and when the child exits writes the child's
-// resource usage (wait4: user and system CPU, peak RSS) as JSON to
+// resource usage (wait4: user and system CPU, peak RSS) and role as JSON to
 // $POLYBENCH_RUSAGE_DIR/<child pid>.json. It exits with the child's status.
+//
+// The first plugin started after the runner empties that directory is the
+// component provider; later ones are children's providers and run
+// children/<its own file name> instead, if there is one. The child learns
+// its role from $POLYBENCH_ROLE.
 //
 // The engine sends SIGINT to the plugin's process group, which reaches the
 // child directly; the wrapper only waits for it.
@@ -30,21 +35,36 @@ func run() int {
 		fmt.Fprintf(os.Stderr, "rusagewrap: %v\n", err)
 		return 1
 	}
+	dir := os.Getenv(usage.DirEnv)
+	role := usage.Component
+	if dir != "" {
+		if role, err = usage.Claim(dir); err != nil {
+			fmt.Fprintf(os.Stderr, "rusagewrap: %v\n", err)
+			return 1
+		}
+	}
 	target := filepath.Join(filepath.Dir(self), "real", filepath.Base(self))
+	if role == usage.Children {
+		if c := filepath.Join(filepath.Dir(self), "children", filepath.Base(self)); fileExists(c) {
+			target = c
+		}
+	}
 	// Catch (not ignore) the signals the engine sends, so the child still
 	// gets default handling after exec and we stay alive to report.
 	signal.Notify(make(chan os.Signal, 1), os.Interrupt, syscall.SIGTERM)
 
 	cmd := exec.Command(target, os.Args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = append(os.Environ(), usage.RoleEnv+"="+role)
 	err = cmd.Run()
 	if cmd.ProcessState == nil {
 		fmt.Fprintf(os.Stderr, "rusagewrap: %v\n", err)
 		return 1
 	}
-	if dir := os.Getenv(usage.DirEnv); dir != "" {
+	if dir != "" {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			u := usage.Usage{
+				Role:     role,
 				UserNS:   syscall.TimevalToNsec(ru.Utime),
 				SystemNS: syscall.TimevalToNsec(ru.Stime),
 				MaxRSSKB: ru.Maxrss,
@@ -57,4 +77,9 @@ func run() int {
 		}
 	}
 	return cmd.ProcessState.ExitCode()
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

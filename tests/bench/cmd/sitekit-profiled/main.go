@@ -1,9 +1,11 @@
 // Command sitekit-profiled is the sitekit plugin that also writes a CPU
 // profile and an allocation profile of its whole life to
 // $POLYBENCH_PROFILE_DIR/<pid>.{cpu,allocs}.pprof, for finding where a
-// provider spends its time. It is ours (provider/cmd/pulumi-resource-sitekit)
-// unless POLYBENCH_PROFILE_PEER is set, then the peer (tests/peer).
-// polybench -profile uses it.
+// provider spends its time. $POLYBENCH_PROFILE_IMPL says which plugin it is:
+// ours (provider/cmd/pulumi-resource-sitekit, the default), peer
+// (tests/peer) or floor (tests/bench/floor). As a children's provider (see
+// rusagewrap) it is always ours and writes no profiles. polybench -profile
+// uses it.
 package main
 
 import (
@@ -16,18 +18,27 @@ import (
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/provider"
+	"github.com/polyhost/polyhost/tests/bench/floor"
+	"github.com/polyhost/polyhost/tests/bench/internal/usage"
 	"github.com/polyhost/polyhost/tests/peer"
 )
 
 func main() {
-	stop, err := startProfile(os.Getenv("POLYBENCH_PROFILE_DIR"))
+	impl, dir := os.Getenv("POLYBENCH_PROFILE_IMPL"), os.Getenv("POLYBENCH_PROFILE_DIR")
+	if os.Getenv(usage.RoleEnv) == usage.Children {
+		impl, dir = "ours", "" // the children's provider: ours, unprofiled
+	}
+	stop, err := startProfile(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	if os.Getenv("POLYBENCH_PROFILE_PEER") != "" {
+	switch impl {
+	case "peer":
 		err = peer.Main("0.1.0")
-	} else {
+	case "floor":
+		err = floor.Main("0.1.0")
+	default:
 		p, perr := host.New(provider.Name, provider.Options("0.1.0")...)
 		if err = perr; err == nil {
 			err = host.Serve(context.Background(), p, os.Args[1:], os.Stdout)

@@ -2,13 +2,46 @@
 // process and tests/bench reads back.
 package usage
 
+import (
+	"errors"
+	"os"
+	"path/filepath"
+)
+
 // DirEnv names the directory rusagewrap writes records to; unset, it
 // writes none. Plugins inherit it from the engine's environment.
 const DirEnv = "POLYBENCH_RUSAGE_DIR"
 
+// RoleEnv tells a plugin started by rusagewrap its role.
+const RoleEnv = "POLYBENCH_ROLE"
+
+// The roles of a deployment's two plugin processes.
+const (
+	// Component is the first plugin started: the component provider, which
+	// serves Construct and Call.
+	Component = "component"
+	// Children is every later one: the children's provider, which serves
+	// the CRUD of the components' custom children.
+	Children = "children"
+)
+
+// Claim returns the role of a plugin starting now: Component for the first
+// caller since dir was last emptied, Children after that.
+func Claim(dir string) (string, error) {
+	f, err := os.OpenFile(filepath.Join(dir, "component.claim"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return Children, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return Component, f.Close()
+}
+
 // Usage is a finished process's resource usage, from wait4.
 type Usage struct {
-	UserNS   int64 `json:"userNs"`
-	SystemNS int64 `json:"systemNs"`
-	MaxRSSKB int64 `json:"maxRssKb"`
+	Role     string `json:"role"`
+	UserNS   int64  `json:"userNs"`
+	SystemNS int64  `json:"systemNs"`
+	MaxRSSKB int64  `json:"maxRssKb"`
 }

@@ -1,0 +1,120 @@
+package floor
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/polyhost/polyhost/components"
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// Page is one page of a Site.
+type Page struct{ Name, Content string }
+
+// Site sends what ours sends for a Site (components.BuildSite): the Site
+// and its PageSet, the bucket, the index and error objects, one object per
+// page and the two components' outputs, with the same dependencies between
+// them, every independent registration at once (a goroutine each, as the
+// Go SDK does). Custom children use the provider ref. It returns the Site's
+// URN and outputs.
+func Site(ctx context.Context, c *monitorclient.Client, parent, ref, name string, pages []Page) (string, property.Map, error) {
+	providers := map[string]string{"sitekit": ref}
+	site, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
+		Type: components.SiteType, Name: name, Parent: parent, Providers: providers,
+	})
+	if err != nil {
+		return "", property.Map{}, err
+	}
+	bucket, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
+		Type: components.BucketType, Name: name + "-bucket", Custom: true, Parent: site.URN, Provider: ref,
+		Inputs: property.NewMap(map[string]property.Value{
+			"labels": property.New(map[string]property.Value{"site": property.New(name)}),
+		}),
+	})
+	if err != nil {
+		return "", property.Map{}, err
+	}
+	bucketDep := []urn.URN{urn.URN(bucket.URN)}
+	bucketName := bucket.Outputs.Get("bucketName").WithDependencies(bucketDep)
+	object := func(ctx context.Context, parent, name, key string, content property.Value) (monitorclient.RegisterResourceResponse, error) {
+		return c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
+			Type: components.ObjectType, Name: name, Custom: true, Parent: parent, Provider: ref,
+			Inputs: property.NewMap(map[string]property.Value{
+				"bucket": bucketName, "key": property.New(key), "content": content,
+				"contentType": property.New("text/html"),
+			}),
+		})
+	}
+
+	var (
+		mu        sync.Mutex
+		pageDeps  []urn.URN
+		pageCount = float64(len(pages))
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		_, err := object(gctx, site.URN, name+"-index", "index.html", property.New("<h1>bench</h1>"))
+		return err
+	})
+	g.Go(func() error {
+		_, err := object(gctx, site.URN, name+"-error", "error.html", property.New("<h1>Not found</h1>"))
+		return err
+	})
+	g.Go(func() error {
+		psName := name + "-pages"
+		ps, err := c.RegisterResource(gctx, monitorclient.RegisterResourceRequest{
+			Type: components.PageSetType, Name: psName, Parent: site.URN,
+		})
+		if err != nil {
+			return err
+		}
+		keys := make([]property.Value, len(pages))
+		pg, pctx := errgroup.WithContext(gctx)
+		for i, page := range pages {
+			keys[i] = property.New("pages/" + page.Name)
+			pg.Go(func() error {
+				obj, err := object(pctx, ps.URN, psName+"-"+page.Name, "pages/"+page.Name, property.New(page.Content))
+				if err == nil {
+					mu.Lock()
+					pageDeps = append(pageDeps, urn.URN(obj.URN))
+					mu.Unlock()
+				}
+				return err
+			})
+		}
+		if err := pg.Wait(); err != nil {
+			return err
+		}
+		sort.Slice(pageDeps, func(i, j int) bool { return pageDeps[i] < pageDeps[j] })
+		_, err = c.RegisterResourceOutputs(gctx, monitorclient.RegisterResourceOutputsRequest{URN: ps.URN,
+			Outputs: property.NewMap(map[string]property.Value{
+				"keys":  property.New(keys),
+				"count": property.New(pageCount).WithDependencies(pageDeps),
+			})})
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return "", property.Map{}, err
+	}
+	url := property.New(property.Computed)
+	if e := bucket.Outputs.Get("endpoint"); e.IsString() {
+		url = property.New(e.AsString() + "/index.html")
+	}
+	bucketID := property.New(property.Computed)
+	if bucket.ID != "" {
+		bucketID = property.New(bucket.ID)
+	}
+	outputs := property.NewMap(map[string]property.Value{
+		"url":        url.WithDependencies(bucketDep),
+		"bucketName": bucketName,
+		"pageCount":  property.New(pageCount + 2).WithDependencies(pageDeps),
+		"bucket":     property.New(property.ResourceReference{URN: urn.URN(bucket.URN), ID: bucketID}).WithDependencies(bucketDep),
+	})
+	_, err = c.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: site.URN, Outputs: outputs})
+	return site.URN, outputs, err
+}
