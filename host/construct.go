@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -101,7 +100,8 @@ func (p *Provider) checkInputs(token string, inputs property.Map) error {
 	if len(failures) == 0 {
 		return nil
 	}
-	ie := &InputError{Message: fmt.Sprintf("invalid inputs for %s", token)}
+	// The engine names the resource and its type before this message.
+	ie := &InputError{Message: "invalid inputs"}
 	for _, f := range failures {
 		ie.Properties = append(ie.Properties, PropertyError{Path: f.Path, Reason: f.Reason})
 	}

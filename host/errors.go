@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	perrors "github.com/pulumi/pulumi/sdk/v3/go/pulumi/errors"
 )
 
@@ -15,13 +16,16 @@ type PropertyError struct {
 }
 
 // InputError reports input a user got wrong. It reaches the engine as an
-// InputPropertiesError (Construct) or as CheckFailures (Check, Call), so each
-// bad property is shown to the user.
+// InputPropertiesError (Construct), as CheckFailures (Check, Call, Invoke),
+// or as an error message naming each property (other RPCs), so each bad
+// property is shown to the user.
 type InputError struct {
-	Message    string
+	Message    string // a summary; Properties say what is wrong
 	Properties []PropertyError
 }
 
+// Error lists every property and reason, for Go callers and for RPCs whose
+// errors the engine shows by their message alone.
 func (e *InputError) Error() string {
 	parts := make([]string, len(e.Properties))
 	for i, p := range e.Properties {
@@ -34,13 +38,24 @@ func (e *InputError) Error() string {
 }
 
 // inputPropertiesError converts to the SDK type the rpcerror package encodes
-// into gRPC status details.
-func (e *InputError) inputPropertiesError() *perrors.InputPropertiesError {
-	details := make([]perrors.InputPropertyErrorDetails, len(e.Properties))
-	for i, p := range e.Properties {
-		details[i] = perrors.InputPropertyErrorDetails{PropertyPath: p.Path, Reason: p.Reason}
+// into gRPC status details. Its message is only the summary: the engine
+// prints each detail on a line of its own after it, with the value of that
+// input. So a property that holds a secret in inputs is named in the
+// message instead.
+func (e *InputError) inputPropertiesError(inputs property.Map) *perrors.InputPropertiesError {
+	msg := e.Message
+	if msg == "" {
+		msg = "invalid inputs"
 	}
-	return perrors.NewInputPropertiesError(e.Error(), details...)
+	var details []perrors.InputPropertyErrorDetails
+	for _, p := range e.Properties {
+		if secretAt(inputs, p.Path) {
+			msg += "; " + p.Path + ": " + p.Reason
+			continue
+		}
+		details = append(details, perrors.InputPropertyErrorDetails{PropertyPath: p.Path, Reason: p.Reason})
+	}
+	return perrors.NewInputPropertiesError(msg, details...)
 }
 
 // Errorf returns an [InputError] about one property, for component and

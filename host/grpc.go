@@ -69,8 +69,10 @@ func toWire(m property.Map, label string) (*structpb.Struct, error) {
 }
 
 // errorToStatus converts a core error to a gRPC status at the boundary: bad
-// user input becomes InvalidArgument with InputPropertiesError details. The
-// secrets among the request's values (ins) are redacted from the message.
+// user input becomes InvalidArgument with the whole text, since the engine
+// shows these RPCs' errors by their message alone (a Configure error, at the
+// next Construct or Check). The secrets among the request's values (ins) are
+// redacted from the message.
 func errorToStatus(err error, ins ...property.Map) error {
 	if err == nil {
 		return nil
@@ -79,10 +81,43 @@ func errorToStatus(err error, ins ...property.Map) error {
 	if _, ok := err.(interface{ GRPCStatus() *status.Status }); ok {
 		return err // already a status, from the wire
 	}
-	if ie, ok := asInputError(err); ok {
-		return rpcerror.WrapDetailedError(ie.inputPropertiesError())
+	if _, ok := asInputError(err); ok {
+		return status.Error(codes.InvalidArgument, err.Error())
 	}
 	return status.Error(codes.Unknown, err.Error())
+}
+
+// checkFailures converts failures about inputs for the wire, with secrets
+// redacted. One about a property that holds a secret names it in its reason
+// rather than as its property, since the engine prints the input at a
+// failure's property beside it.
+func checkFailures(fs []PropertyError, inputs property.Map, secrets []string) []*pulumirpc.CheckFailure {
+	out := make([]*pulumirpc.CheckFailure, 0, len(fs))
+	for _, f := range fs {
+		cf := &pulumirpc.CheckFailure{Property: f.Path, Reason: redact(f.Reason, secrets)}
+		if secretAt(inputs, f.Path) {
+			cf.Property, cf.Reason = "", f.Path+": "+cf.Reason
+		}
+		out = append(out, cf)
+	}
+	return out
+}
+
+// constructErrorToStatus is errorToStatus for Construct. The engine prints
+// a Construct error's InputPropertiesError details itself, one line per
+// property under "<type> resource '<name>' has a problem: <message>", so
+// an InputError goes out as its summary plus one detail per property. One
+// wrapped in more context keeps its whole text, which the details would
+// only repeat.
+func constructErrorToStatus(err error, ins ...property.Map) error {
+	if err == nil {
+		return nil
+	}
+	err = redactErr(err, secretTexts(ins...))
+	if ie, ok := err.(*InputError); ok && len(ins) > 0 {
+		return rpcerror.WrapDetailedError(ie.inputPropertiesError(ins[0]))
+	}
+	return errorToStatus(err)
 }
 
 func (s *server) Handshake(ctx context.Context, req *pulumirpc.ProviderHandshakeRequest) (*pulumirpc.ProviderHandshakeResponse, error) {
@@ -121,11 +156,11 @@ func (s *server) CheckConfig(ctx context.Context, req *pulumirpc.CheckRequest) (
 	if err != nil {
 		return nil, err
 	}
-	resp := &pulumirpc.CheckResponse{Inputs: inputs}
-	for _, f := range failures {
-		resp.Failures = append(resp.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: f.Reason})
+	errs := make([]PropertyError, len(failures))
+	for i, f := range failures {
+		errs[i] = PropertyError(f)
 	}
-	return resp, nil
+	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(errs, news, secretTexts(news))}, nil
 }
 
 func (s *server) DiffConfig(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
@@ -235,7 +270,7 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 	resp, err := s.p.construct(ctx, creq)
 	if err != nil {
 		s.logPanic(ctx, err, creq.Inputs, creq.Info.Config)
-		return nil, errorToStatus(err, creq.Inputs, creq.Info.Config)
+		return nil, constructErrorToStatus(err, creq.Inputs, creq.Info.Config)
 	}
 	state, err := toWire(resp.State, "state")
 	if err != nil {

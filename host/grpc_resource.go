@@ -53,12 +53,7 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 	if err != nil {
 		return nil, err
 	}
-	out := &pulumirpc.CheckResponse{Inputs: inputs}
-	secrets := secretTexts(olds, news)
-	for _, f := range resp.Failures {
-		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: redact(f.Reason, secrets)})
-	}
-	return out, nil
+	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(resp.Failures, news, secretTexts(olds, news))}, nil
 }
 
 func info(urn, name, typ string) ResourceInfo {

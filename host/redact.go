@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
@@ -67,7 +68,11 @@ func redactErr(err error, secrets []string) error {
 		for _, p := range ie.Properties {
 			out.Properties = append(out.Properties, PropertyError{Path: p.Path, Reason: redact(p.Reason, secrets)})
 		}
-		return out
+		if err == error(ie) {
+			return out
+		}
+		// Keep the context it was wrapped in, and that it was wrapped.
+		return &wrappedError{msg: redact(err.Error(), secrets), err: out}
 	}
 	var pe *PartialError
 	if errors.As(err, &pe) {
@@ -75,6 +80,15 @@ func redactErr(err error, secrets []string) error {
 	}
 	return errors.New(redact(err.Error(), secrets))
 }
+
+// wrappedError is a redacted error text around the redacted error it wraps.
+type wrappedError struct {
+	msg string
+	err error
+}
+
+func (e *wrappedError) Error() string { return e.msg }
+func (e *wrappedError) Unwrap() error { return e.err }
 
 // secretSet holds the plaintext strings of a request's secrets. Author code
 // may decode a secret into a plain Go field; when that text reappears in a
@@ -125,4 +139,17 @@ func (set secretSet) markValue(v property.Value) property.Value {
 		return property.WithGoValue(v, m)
 	}
 	return v
+}
+
+// secretAt reports whether inputs hold a secret at path (a property path
+// such as "pages[\"a.html\"]" or "labels.site"). The engine prints the
+// input at a failure's path beside the failure, secret or not, so failures
+// about such properties name them in their text instead.
+func secretAt(inputs property.Map, path string) bool {
+	p, err := resource.ParsePropertyPath(path)
+	if err != nil || path == "" {
+		return false
+	}
+	v, ok := p.Get(resource.NewProperty(resource.ToResourcePropertyMap(inputs)))
+	return ok && v.ContainsSecrets()
 }

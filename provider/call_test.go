@@ -114,8 +114,9 @@ func TestMethods(t *testing.T) {
 			Type: "sitekit:index:Mirror", Name: "m2", Parent: stackURN,
 			Inputs: resource.PropertyMap{"source": selfRef("urn:pulumi:dev::proj::sitekit:index:Site::ghost")},
 		})
-		if err == nil || !strings.Contains(err.Error(), "source") {
-			t.Errorf("mirror of an unregistered site: error = %v, want one naming source", err)
+		msg, details := inputPropertiesError(err)
+		if err == nil || len(details) != 1 || details[0].PropertyPath != "source" || strings.Contains(msg, "source") {
+			t.Errorf("mirror of an unregistered site: error = %v, details %v; want one detail naming source", err, details)
 		}
 	})
 }

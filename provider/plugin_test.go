@@ -16,6 +16,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	perrors "github.com/pulumi/pulumi/sdk/v3/go/pulumi/errors"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -262,20 +263,26 @@ func TestConstructBadInput(t *testing.T) {
 			if err == nil {
 				t.Fatal("construct succeeded")
 			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not say %q", err, tc.want)
-			}
 			if tc.path == "" {
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("error %q does not say %q", err, tc.want)
+				}
 				return
 			}
-			var paths []string
-			if rerr, ok := rpcerror.FromError(err); ok {
-				for _, d := range rerr.InputPropertiesErrors() {
-					paths = append(paths, d.PropertyPath)
+			// The engine prints the details after the message: each
+			// reason must be in a detail, and not in the message too.
+			msg, details := inputPropertiesError(err)
+			if msg != "invalid inputs" {
+				t.Errorf("message = %q, want only the summary", msg)
+			}
+			var found int
+			for _, d := range details {
+				if d.PropertyPath == tc.path && strings.Contains(d.Reason, tc.want) {
+					found++
 				}
 			}
-			if !contains(paths, tc.path) {
-				t.Errorf("InputPropertiesError paths = %v, want %s (error %v)", paths, tc.path, err)
+			if found != 1 {
+				t.Errorf("InputPropertiesError details = %v, want one for %s saying %q", details, tc.path, tc.want)
 			}
 		})
 	}
@@ -283,6 +290,19 @@ func TestConstructBadInput(t *testing.T) {
 	if _, err := construct(t, prov, mon, false, resource.PropertyMap{"indexContent": resource.NewProperty("ok")}, plugin.ConstructOptions{}); err != nil {
 		t.Fatalf("construct after bad input: %v", err)
 	}
+}
+
+// inputPropertiesError splits a gRPC error into its message and its
+// InputPropertiesError details.
+func inputPropertiesError(err error) (string, []perrors.InputPropertyErrorDetails) {
+	if err == nil {
+		return "", nil
+	}
+	rerr, ok := rpcerror.FromError(err)
+	if !ok {
+		return err.Error(), nil
+	}
+	return rerr.Message(), rerr.InputPropertiesErrors()
 }
 
 // A malformed resource reference (no URN) is rejected at the wire and named.

@@ -530,15 +530,13 @@ func (m *monitorServer) construct(ctx context.Context, req *pulumirpc.RegisterRe
 		Type: t, Name: req.GetName(), Parent: parent, Inputs: props, Options: options,
 	})
 	if err != nil {
+		// Like the real engine: the details go to a diagnostic, and the
+		// program only learns that the deployment is over.
 		urn := d.generateURN(parent, t, req.GetName())
-		msg := err.Error()
-		if st, ok := status.FromError(err); ok {
-			msg = st.Message()
-		}
-		err = fmt.Errorf("%s resource '%s' has a problem: %s", t, req.GetName(), msg)
+		err = fmt.Errorf("%s resource '%s' has a problem: %s", t, req.GetName(), providerErrorMessage(err, props))
 		d.log(diag.Error, urn, err.Error())
 		d.fail(&stepError{urn: urn, err: err})
-		return nil, status.Error(codes.Unknown, err.Error())
+		return nil, status.Error(codes.Unknown, "resource monitor shut down")
 	}
 
 	outputs := res.Outputs
@@ -794,12 +792,14 @@ func (m *monitorServer) Call(ctx context.Context, req *pulumirpc.ResourceCallReq
 		Options: plugin.CallOptions{ArgDependencies: argDeps},
 	})
 	if err != nil {
+		// Like the real engine: a diagnostic with the details, and an
+		// error for the program with the message alone.
+		d.log(diag.Error, "", fmt.Sprintf("call to function '%v' failed: %s", tok, providerErrorMessage(err, args)))
 		msg := err.Error()
 		if st, ok := status.FromError(err); ok {
 			msg = st.Message()
 		}
 		err = fmt.Errorf("call of %v returned an error: %s", tok, msg)
-		d.log(diag.Error, "", err.Error())
 		d.fail(err)
 		return nil, err
 	}

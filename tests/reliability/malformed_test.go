@@ -73,6 +73,18 @@ func (a answer) names(want string) bool {
 	return a.code != codes.OK && a.code != codes.Internal && strings.Contains(a.message, want)
 }
 
+// repeated returns the first InputPropertiesError reason the message also
+// holds: the engine prints the details after the message, so the user
+// would read it twice.
+func (a answer) repeated() string {
+	for _, d := range a.details {
+		if _, reason, _ := strings.Cut(d, ": "); strings.Contains(a.message, reason) {
+			return d
+		}
+	}
+	return ""
+}
+
 // String renders the answer for the table.
 func (a answer) String() string {
 	if a.code == codes.OK {
@@ -324,6 +336,9 @@ func TestMalformedInputs(t *testing.T) {
 		ok := a.names(tc.want)
 		if !ok {
 			t.Errorf("%s, %s (%s): the answer does not clearly name %s: %s", tc.rpc, tc.what, tc.input, tc.want, a)
+		}
+		if d := a.repeated(); d != "" {
+			t.Errorf("%s, %s (%s): the message repeats the detail %q: %s", tc.rpc, tc.what, tc.input, d, a)
 		}
 		proc.stop()
 		if exited := exitCode(proc.err); exited != "exit 0" {
