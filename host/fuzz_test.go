@@ -35,14 +35,14 @@ func FuzzPropertyDecoding(f *testing.F) {
 		if err := protojson.Unmarshal(data, &s); err != nil {
 			return
 		}
-		m, err := fromWire(&s, "fuzz")
+		m, err := fromWire(&s)
 		if err != nil {
 			return
 		}
-		if _, err := toWire(m, "fuzz"); err != nil {
+		if _, err := toWire(m); err != nil {
 			t.Fatalf("decoded %s but cannot encode it back: %v", data, err)
 		}
-		if _, err := crudFromWire(&s, "fuzz"); err != nil {
+		if _, err := crudFromWire(&s); err != nil {
 			t.Fatalf("accepted for Construct but not for CRUD: %s: %v", data, err)
 		}
 	})
@@ -75,7 +75,7 @@ func FuzzTypedArgs(f *testing.F) {
 		if err := protojson.Unmarshal(data, &s); err != nil {
 			return
 		}
-		m, err := fromWire(&s, "fuzz")
+		m, err := fromWire(&s)
 		if err != nil {
 			return
 		}

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -16,6 +14,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/polyhost/polyhost/internal/wire"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -39,33 +38,15 @@ func newServer(p *Provider) *server {
 // or wrap some of its methods. [Serve] is the usual way to run a provider.
 func NewServer(p *Provider) pulumirpc.ResourceProviderServer { return newServer(p) }
 
-// The wire options for values coming in and going out: unknowns, secrets and
-// resource references are always kept, since Handshake accepts them.
-var (
-	unmarshalOpts = plugin.MarshalOptions{
-		KeepUnknowns: true, KeepSecrets: true, KeepResources: true, KeepOutputValues: true,
-	}
-	marshalOpts = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true}
-)
-
-func fromWire(s *structpb.Struct, label string) (property.Map, error) {
-	opts := unmarshalOpts
-	opts.Label = label
-	return fromWireWith(s, opts)
+// fromWire reads values that may hold anything Handshake accepts:
+// unknowns, secrets, resource references and output values.
+func fromWire(s *structpb.Struct) (property.Map, error) {
+	return wire.UnmarshalMap(s, wire.UnmarshalOptions{Resources: true, OutputValues: true})
 }
 
-func fromWireWith(s *structpb.Struct, opts plugin.MarshalOptions) (property.Map, error) {
-	m, err := plugin.UnmarshalProperties(s, opts)
-	if err != nil {
-		return property.Map{}, err
-	}
-	return resource.FromResourcePropertyMap(m), nil
-}
-
-func toWire(m property.Map, label string) (*structpb.Struct, error) {
-	opts := marshalOpts
-	opts.Label = label
-	return plugin.MarshalProperties(resource.ToResourcePropertyMap(m), opts)
+// toWire writes values with unknowns, secrets and resource references kept.
+func toWire(m property.Map) (*structpb.Struct, error) {
+	return wire.MarshalMap(m, wire.MarshalOptions{Secrets: true, Resources: true})
 }
 
 // errorToStatus converts a core error to a gRPC status at the boundary: bad
@@ -147,12 +128,12 @@ func (s *server) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error)
 }
 
 func (s *server) CheckConfig(ctx context.Context, req *pulumirpc.CheckRequest) (*pulumirpc.CheckResponse, error) {
-	news, err := fromWire(req.GetNews(), "config")
+	news, err := fromWire(req.GetNews())
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "configuration: %v", err)
 	}
 	checked, failures := s.p.checkConfig(news)
-	inputs, err := toWire(checked, "config")
+	inputs, err := toWire(checked)
 	if err != nil {
 		return nil, err
 	}
@@ -164,18 +145,18 @@ func (s *server) CheckConfig(ctx context.Context, req *pulumirpc.CheckRequest) (
 }
 
 func (s *server) DiffConfig(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
-	olds, err := fromWire(req.GetOldInputs(), "olds")
+	olds, err := fromWire(req.GetOldInputs())
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "old configuration: %v", err)
 	}
 	if req.GetOldInputs() == nil {
 		// Engines that do not send old inputs send old outputs, which for a
 		// provider are the same configuration.
-		if olds, err = fromWire(req.GetOlds(), "olds"); err != nil {
+		if olds, err = fromWire(req.GetOlds()); err != nil {
 			return nil, status.Errorf(codes.InvalidArgument, "old configuration: %v", err)
 		}
 	}
-	news, err := fromWire(req.GetNews(), "news")
+	news, err := fromWire(req.GetNews())
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "new configuration: %v", err)
 	}
@@ -207,7 +188,7 @@ func diffResponse(d configDiff) *pulumirpc.DiffResponse {
 func (s *server) Configure(ctx context.Context, req *pulumirpc.ConfigureRequest) (*pulumirpc.ConfigureResponse, error) {
 	var config property.Map
 	if req.GetArgs() != nil {
-		c, err := fromWire(req.GetArgs(), "config")
+		c, err := fromWire(req.GetArgs())
 		if err != nil {
 			return nil, status.Errorf(codes.InvalidArgument, "configuration: %v", err)
 		}
@@ -272,7 +253,7 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 		s.logPanic(ctx, err, creq.Inputs, creq.Info.Config)
 		return nil, constructErrorToStatus(err, creq.Inputs, creq.Info.Config)
 	}
-	state, err := toWire(resp.State, "state")
+	state, err := toWire(resp.State)
 	if err != nil {
 		return nil, errorToStatus(&StepError{Token: req.GetType(), Name: req.GetName(), Step: "marshal outputs", Err: err}, creq.Inputs)
 	}
@@ -285,7 +266,7 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 }
 
 func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, error) {
-	inputs, err := fromWire(req.GetInputs(), "inputs")
+	inputs, err := fromWire(req.GetInputs())
 	if err != nil {
 		return constructRequest{}, &InputError{Message: "malformed inputs for " + req.GetType() + ": " + err.Error()}
 	}

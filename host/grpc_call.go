@@ -7,7 +7,7 @@ import (
 )
 
 func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error) {
-	args, err := fromWire(req.GetArgs(), "args")
+	args, err := fromWire(req.GetArgs())
 	if err != nil {
 		return &pulumirpc.CallResponse{Failures: []*pulumirpc.CheckFailure{{Reason: "malformed arguments: " + err.Error()}}}, nil
 	}
@@ -34,7 +34,7 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 	if len(out.Failures) > 0 {
 		return out, nil
 	}
-	if out.Return, err = toWire(resp.Return, "return"); err != nil {
+	if out.Return, err = toWire(resp.Return); err != nil {
 		return nil, errorToStatus(err, creq.Args)
 	}
 	for k, urns := range resp.ReturnDependencies {
@@ -44,7 +44,7 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 }
 
 func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {
-	args, err := fromWireWith(req.GetArgs(), invokeUnmarshalOpts)
+	args, err := crudFromWire(req.GetArgs())
 	if err != nil {
 		return &pulumirpc.InvokeResponse{Failures: []*pulumirpc.CheckFailure{{Reason: "malformed arguments: " + err.Error()}}}, nil
 	}
@@ -58,7 +58,7 @@ func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pul
 		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: f.Reason})
 	}
 	if len(out.Failures) == 0 {
-		if out.Return, err = toWire(resp.Return, "return"); err != nil {
+		if out.Return, err = toWire(resp.Return); err != nil {
 			return nil, errorToStatus(err, args)
 		}
 	}

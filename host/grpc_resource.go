@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -12,20 +11,17 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/polyhost/polyhost/internal/wire"
 )
 
 // crudFromWire reads values for CRUD and Invoke. There is no monitor
 // connection there, so a resource reference stands for its ID (or URN),
 // as the provider implementer's guide prescribes.
-func crudFromWire(s *structpb.Struct, label string) (property.Map, error) {
-	opts := invokeUnmarshalOpts
-	opts.Label = label
-	return fromWireWith(s, opts)
+// Unknowns and secrets are kept, so they can be rejected or preserved.
+func crudFromWire(s *structpb.Struct) (property.Map, error) {
+	return wire.UnmarshalMap(s, wire.UnmarshalOptions{})
 }
-
-// invokeUnmarshalOpts read CRUD and Invoke values: unknowns and secrets kept
-// (so they can be rejected or preserved), references downgraded.
-var invokeUnmarshalOpts = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true}
 
 func badInput(what string, err error) error {
 	return status.Errorf(codes.InvalidArgument, "%s: %v", what, err)
@@ -34,11 +30,11 @@ func badInput(what string, err error) error {
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulumirpc.CheckResponse, error) {
-	olds, err := crudFromWire(req.GetOlds(), "olds")
+	olds, err := crudFromWire(req.GetOlds())
 	if err != nil {
 		return nil, badInput("old inputs of "+req.GetUrn(), err)
 	}
-	news, err := crudFromWire(req.GetNews(), "news")
+	news, err := crudFromWire(req.GetNews())
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
@@ -49,7 +45,7 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 	if err != nil {
 		return nil, errorToStatus(err, olds, news)
 	}
-	inputs, err := toWire(resp.Inputs, "inputs")
+	inputs, err := toWire(resp.Inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -61,17 +57,17 @@ func info(urn, name, typ string) ResourceInfo {
 }
 
 func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
-	oldOutputs, err := crudFromWire(req.GetOlds(), "olds")
+	oldOutputs, err := crudFromWire(req.GetOlds())
 	if err != nil {
 		return nil, badInput("old state of "+req.GetUrn(), err)
 	}
 	oldInputs := oldOutputs
 	if req.GetOldInputs() != nil {
-		if oldInputs, err = crudFromWire(req.GetOldInputs(), "oldInputs"); err != nil {
+		if oldInputs, err = crudFromWire(req.GetOldInputs()); err != nil {
 			return nil, badInput("old inputs of "+req.GetUrn(), err)
 		}
 	}
-	news, err := crudFromWire(req.GetNews(), "news")
+	news, err := crudFromWire(req.GetNews())
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
@@ -101,7 +97,7 @@ func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumir
 }
 
 func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pulumirpc.CreateResponse, error) {
-	inputs, err := crudFromWire(req.GetProperties(), "properties")
+	inputs, err := crudFromWire(req.GetProperties())
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
@@ -112,7 +108,7 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 	if err != nil {
 		return nil, crudError(err, inputs)
 	}
-	props, err := toWire(resp.Outputs, "outputs")
+	props, err := toWire(resp.Outputs)
 	if err != nil {
 		return nil, err
 	}
@@ -120,11 +116,11 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 }
 
 func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {
-	state, err := crudFromWire(req.GetProperties(), "properties")
+	state, err := crudFromWire(req.GetProperties())
 	if err != nil {
 		return nil, badInput("state of "+req.GetUrn(), err)
 	}
-	inputs, err := crudFromWire(req.GetInputs(), "inputs")
+	inputs, err := crudFromWire(req.GetInputs())
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
@@ -138,11 +134,11 @@ func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 	if resp.ID == "" {
 		return &pulumirpc.ReadResponse{}, nil // gone
 	}
-	props, err := toWire(resp.Outputs, "outputs")
+	props, err := toWire(resp.Outputs)
 	if err != nil {
 		return nil, err
 	}
-	ins, err := toWire(resp.Inputs, "inputs")
+	ins, err := toWire(resp.Inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -150,15 +146,15 @@ func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 }
 
 func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pulumirpc.UpdateResponse, error) {
-	oldOutputs, err := crudFromWire(req.GetOlds(), "olds")
+	oldOutputs, err := crudFromWire(req.GetOlds())
 	if err != nil {
 		return nil, badInput("old state of "+req.GetUrn(), err)
 	}
-	oldInputs, err := crudFromWire(req.GetOldInputs(), "oldInputs")
+	oldInputs, err := crudFromWire(req.GetOldInputs())
 	if err != nil {
 		return nil, badInput("old inputs of "+req.GetUrn(), err)
 	}
-	news, err := crudFromWire(req.GetNews(), "news")
+	news, err := crudFromWire(req.GetNews())
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
@@ -170,7 +166,7 @@ func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pul
 	if err != nil {
 		return nil, crudError(err, news, oldOutputs)
 	}
-	props, err := toWire(resp.Outputs, "outputs")
+	props, err := toWire(resp.Outputs)
 	if err != nil {
 		return nil, err
 	}
@@ -178,11 +174,11 @@ func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pul
 }
 
 func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emptypb.Empty, error) {
-	state, err := crudFromWire(req.GetProperties(), "properties")
+	state, err := crudFromWire(req.GetProperties())
 	if err != nil {
 		return nil, badInput("state of "+req.GetUrn(), err)
 	}
-	inputs, err := crudFromWire(req.GetOldInputs(), "oldInputs")
+	inputs, err := crudFromWire(req.GetOldInputs())
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
@@ -205,11 +201,11 @@ func crudError(err error, ins ...property.Map) error {
 	if !ok {
 		return errorToStatus(err)
 	}
-	props, merr := toWire(pe.Outputs, "outputs")
+	props, merr := toWire(pe.Outputs)
 	if merr != nil {
 		return errorToStatus(err)
 	}
-	ins0, merr := toWire(ins[0], "inputs")
+	ins0, merr := toWire(ins[0])
 	if merr != nil {
 		return errorToStatus(err)
 	}

@@ -10,50 +10,19 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/polyhost/polyhost/internal/wire"
 )
-
-// wireOpts says which value kinds may travel as such; the rest is
-// downgraded the way plugin.MarshalProperties does.
-type wireOpts struct {
-	secrets      bool
-	resources    bool
-	outputValues bool
-	byteString   bool
-}
-
-func marshalMap(m property.Map, o wireOpts) (*structpb.Struct, error) {
-	return plugin.MarshalProperties(resource.ToResourcePropertyMap(m), plugin.MarshalOptions{
-		KeepUnknowns:     true,
-		KeepSecrets:      o.secrets,
-		KeepResources:    o.resources,
-		KeepOutputValues: o.outputValues,
-		KeepByteString:   o.byteString,
-	})
-}
 
 // unmarshalMap reads values with everything kept; output values become
 // secret/computed/dependency markers.
 func unmarshalMap(s *structpb.Struct) (property.Map, error) {
-	if s == nil {
-		return property.Map{}, nil
-	}
-	pm, err := plugin.UnmarshalProperties(s, plugin.MarshalOptions{
-		KeepUnknowns:     true,
-		KeepSecrets:      true,
-		KeepResources:    true,
-		KeepOutputValues: true,
-	})
-	if err != nil {
-		return property.Map{}, err
-	}
-	return resource.FromResourcePropertyMap(pm), nil
+	return wire.UnmarshalMap(s, wire.UnmarshalOptions{Resources: true, OutputValues: true})
 }
 
 // sortedUnion returns the sorted, deduplicated union of the lists; never nil.
@@ -171,12 +140,12 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 	if req.DeletedWith != "" && !f.DeletedWith {
 		return nil, errors.New("the monitor does not support the DeletedWith option")
 	}
-	obj, err := marshalMap(req.Inputs, wireOpts{
-		secrets:   f.Secrets,
-		resources: f.ResourceReferences,
+	obj, err := wire.MarshalMap(req.Inputs, wire.MarshalOptions{
+		Secrets:   f.Secrets,
+		Resources: f.ResourceReferences,
 		// Like the Go SDK: output values only for multi-language components.
-		outputValues: req.Remote && f.OutputValues,
-		byteString:   f.ByteString,
+		OutputValues: req.Remote && f.OutputValues,
+		ByteStrings:  f.ByteString,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("marshaling inputs: %w", err)
@@ -291,8 +260,8 @@ func toRPCRegisterResourceOutputsRequest(
 	if req.URN == "" {
 		return nil, errors.New("URN cannot be empty")
 	}
-	outs, err := marshalMap(req.Outputs, wireOpts{
-		secrets: f.Secrets, resources: f.ResourceReferences, byteString: f.ByteString,
+	outs, err := wire.MarshalMap(req.Outputs, wire.MarshalOptions{
+		Secrets: f.Secrets, Resources: f.ResourceReferences, ByteStrings: f.ByteString,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("marshaling outputs: %w", err)
@@ -304,8 +273,8 @@ func toRPCInvokeRequest(req InvokeRequest, f Features) (*pulumirpc.ResourceInvok
 	if req.Token == "" {
 		return nil, errors.New("function token cannot be empty")
 	}
-	args, err := marshalMap(req.Args, wireOpts{
-		secrets: f.Secrets, resources: f.ResourceReferences, byteString: f.ByteString,
+	args, err := wire.MarshalMap(req.Args, wire.MarshalOptions{
+		Secrets: f.Secrets, Resources: f.ResourceReferences, ByteStrings: f.ByteString,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("marshaling arguments: %w", err)
@@ -388,11 +357,11 @@ func toRPCCallRequest(req CallRequest, f Features) (*pulumirpc.ResourceCallReque
 	if req.Token == "" {
 		return nil, errors.New("method token cannot be empty")
 	}
-	args, err := marshalMap(req.Args, wireOpts{
-		secrets:      f.Secrets,
-		resources:    f.ResourceReferences,
-		outputValues: f.OutputValues,
-		byteString:   f.ByteString,
+	args, err := wire.MarshalMap(req.Args, wire.MarshalOptions{
+		Secrets:      f.Secrets,
+		Resources:    f.ResourceReferences,
+		OutputValues: f.OutputValues,
+		ByteStrings:  f.ByteString,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("marshaling arguments: %w", err)

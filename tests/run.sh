@@ -12,3 +12,5 @@ go test -count=1 -race ./host/... ./monitorclient/... ./internal/... ./tests/rel
 # Short fuzzing in CI; run longer by hand with a larger -fuzztime.
 go test -run '^$' -fuzz '^FuzzPropertyDecoding$' -fuzztime 10s ./host/
 go test -run '^$' -fuzz '^FuzzTypedArgs$' -fuzztime 10s ./host/
+go test -run '^$' -fuzz '^FuzzMarshal$' -fuzztime 10s ./internal/wire/
+go test -run '^$' -fuzz '^FuzzUnmarshal$' -fuzztime 10s ./internal/wire/
