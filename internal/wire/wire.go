@@ -38,7 +38,8 @@ type UnmarshalOptions struct {
 // MarshalMap encodes m for the wire.
 func MarshalMap(m property.Map, o MarshalOptions) (*structpb.Struct, error) {
 	fields := make(map[string]*structpb.Value, m.Len())
-	for k, v := range m.All {
+	// In key order, so the same error comes first every time.
+	for k, v := range m.AllStable {
 		w, err := marshal(k, v, o)
 		if err != nil {
 			return nil, err
