@@ -40,8 +40,8 @@ func (e *InputError) Error() string {
 // inputPropertiesError converts to the SDK type the rpcerror package encodes
 // into gRPC status details. Its message is only the summary: the engine
 // prints each detail on a line of its own after it, with the value of that
-// input. So a property that holds a secret in inputs is named in the
-// message instead.
+// input (all of them for an empty path). So such a property is named in the
+// message instead when it holds a secret in inputs, or has no path.
 func (e *InputError) inputPropertiesError(inputs property.Map) *perrors.InputPropertiesError {
 	msg := e.Message
 	if msg == "" {
@@ -49,7 +49,7 @@ func (e *InputError) inputPropertiesError(inputs property.Map) *perrors.InputPro
 	}
 	var details []perrors.InputPropertyErrorDetails
 	for _, p := range e.Properties {
-		if secretAt(inputs, p.Path) {
+		if p.Path == "" || secretAt(p.Path, inputs) {
 			msg += "; " + p.Path + ": " + p.Reason
 			continue
 		}

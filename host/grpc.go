@@ -69,19 +69,31 @@ func errorToStatus(err error, ins ...property.Map) error {
 }
 
 // checkFailures converts failures about inputs for the wire, with secrets
-// redacted. One about a property that holds a secret names it in its reason
-// rather than as its property, since the engine prints the input at a
-// failure's property beside it.
-func checkFailures(fs []PropertyError, inputs property.Map, secrets []string) []*pulumirpc.CheckFailure {
+// redacted. The engine prints the input named by a failure's property (by
+// top-level key) beside it, so a failure about a property that holds a
+// secret in any of ins names it in its reason instead.
+func checkFailures(fs []PropertyError, ins ...property.Map) []*pulumirpc.CheckFailure {
+	secrets := secretTexts(ins...)
 	out := make([]*pulumirpc.CheckFailure, 0, len(fs))
 	for _, f := range fs {
 		cf := &pulumirpc.CheckFailure{Property: f.Path, Reason: redact(f.Reason, secrets)}
-		if secretAt(inputs, f.Path) {
+		if f.Path != "" && (secretAt(f.Path, ins...) || secretKey(f.Path, ins...)) {
 			cf.Property, cf.Reason = "", f.Path+": "+cf.Reason
 		}
 		out = append(out, cf)
 	}
 	return out
+}
+
+// secretKey reports whether any of ms holds a secret under the top-level
+// key k.
+func secretKey(k string, ms ...property.Map) bool {
+	for _, m := range ms {
+		if v, ok := m.GetOk(k); ok && v.HasSecrets() {
+			return true
+		}
+	}
+	return false
 }
 
 // constructErrorToStatus is errorToStatus for Construct. The engine prints
@@ -141,7 +153,7 @@ func (s *server) CheckConfig(ctx context.Context, req *pulumirpc.CheckRequest) (
 	for i, f := range failures {
 		errs[i] = PropertyError(f)
 	}
-	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(errs, news, secretTexts(news))}, nil
+	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(errs, news, checked)}, nil
 }
 
 func (s *server) DiffConfig(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {

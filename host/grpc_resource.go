@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
@@ -49,7 +50,7 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 	if err != nil {
 		return nil, err
 	}
-	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(resp.Failures, news, secretTexts(olds, news))}, nil
+	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(resp.Failures, news, resp.Inputs, olds)}, nil
 }
 
 func info(urn, name, typ string) ResourceInfo {
@@ -197,8 +198,8 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 // inputs; all of ins are searched for secrets to redact.
 func crudError(err error, ins ...property.Map) error {
 	err = redactErr(err, secretTexts(ins...))
-	pe, ok := err.(*PartialError)
-	if !ok {
+	var pe *PartialError
+	if !errors.As(err, &pe) {
 		return errorToStatus(err)
 	}
 	props, merr := toWire(pe.Outputs)

@@ -63,6 +63,12 @@ func redactErr(err error, secrets []string) error {
 	if err == nil || len(secrets) == 0 {
 		return err
 	}
+	var pe *PartialError
+	if errors.As(err, &pe) {
+		// First: a partial create's ID and state must reach the engine,
+		// whatever error it carries.
+		return &PartialError{ID: pe.ID, Outputs: pe.Outputs, Err: redactErr(pe.Err, secrets)}
+	}
 	if ie, ok := asInputError(err); ok {
 		out := &InputError{Message: redact(ie.Message, secrets)}
 		for _, p := range ie.Properties {
@@ -73,10 +79,6 @@ func redactErr(err error, secrets []string) error {
 		}
 		// Keep the context it was wrapped in, and that it was wrapped.
 		return &wrappedError{msg: redact(err.Error(), secrets), err: out}
-	}
-	var pe *PartialError
-	if errors.As(err, &pe) {
-		return &PartialError{ID: pe.ID, Outputs: pe.Outputs, Err: errors.New(redact(pe.Err.Error(), secrets))}
 	}
 	return errors.New(redact(err.Error(), secrets))
 }
@@ -141,15 +143,48 @@ func (set secretSet) markValue(v property.Value) property.Value {
 	return v
 }
 
-// secretAt reports whether inputs hold a secret at path (a property path
-// such as "pages[\"a.html\"]" or "labels.site"). The engine prints the
+// secretAt reports whether any of ms holds a secret at path (a property
+// path such as `pages["a.html"]` or `labels.site`), on the way to it or in
+// the value there; the empty path means anywhere. The engine prints the
 // input at a failure's path beside the failure, secret or not, so failures
 // about such properties name them in their text instead.
-func secretAt(inputs property.Map, path string) bool {
+func secretAt(path string, ms ...property.Map) bool {
 	p, err := resource.ParsePropertyPath(path)
-	if err != nil || path == "" {
+	if err != nil {
 		return false
 	}
-	v, ok := p.Get(resource.NewProperty(resource.ToResourcePropertyMap(inputs)))
-	return ok && v.ContainsSecrets()
+	for _, m := range ms {
+		if secretOnPath(property.New(m), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretOnPath walks v along p, dependencies aside.
+func secretOnPath(v property.Value, p resource.PropertyPath) bool {
+	for _, seg := range p {
+		if v.Secret() {
+			return true
+		}
+		switch seg := seg.(type) {
+		case string:
+			if !v.IsMap() {
+				return false
+			}
+			next, ok := v.AsMap().GetOk(seg)
+			if !ok {
+				return false
+			}
+			v = next
+		case int:
+			if !v.IsArray() || seg < 0 || seg >= v.AsArray().Len() {
+				return false
+			}
+			v = v.AsArray().Get(seg)
+		default:
+			return false
+		}
+	}
+	return v.HasSecrets()
 }

@@ -146,8 +146,10 @@ func marshalPlain(key string, v property.Value, o MarshalOptions) (*structpb.Val
 
 func marshalReference(key string, ref property.ResourceReference, o MarshalOptions) (*structpb.Value, error) {
 	if !o.Resources {
-		if !ref.ID.IsNull() {
-			return marshal(key, ref.ID, o)
+		// A null ID that is secret or has dependencies is not null to the
+		// SDK.
+		if id := ref.ID; !id.IsNull() || id.Secret() || len(id.Dependencies()) > 0 {
+			return marshal(key, id, o)
 		}
 		return str(string(ref.URN)), nil
 	}
@@ -171,7 +173,9 @@ func marshalReference(key string, ref property.ResourceReference, o MarshalOptio
 		fields["packageVersion"] = ref.PackageVersion
 	}
 	out := map[string]*structpb.Value{sig.Key: str(sig.ResourceReference)}
-	for k, s := range fields {
+	// In key order, so the same error comes first every time.
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		s := fields[k]
 		w, err := marshalPlain(k, property.New(s), o)
 		if err != nil {
 			return nil, err
@@ -184,7 +188,8 @@ func marshalReference(key string, ref property.ResourceReference, o MarshalOptio
 // marshalSerialized encodes an asset's or archive's serialized form.
 func marshalSerialized(key string, m map[string]any, o MarshalOptions) (*structpb.Value, error) {
 	fields := make(map[string]*structpb.Value, len(m))
-	for k, v := range m {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v := m[k]
 		var w *structpb.Value
 		var err error
 		switch v := v.(type) {

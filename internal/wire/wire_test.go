@@ -156,30 +156,58 @@ func (g *gen) value(depth int) property.Value {
 		}
 		v = property.New(m)
 	case 7, 8:
-		ref := property.ResourceReference{URN: urn.URN(urns[g.next(len(urns))]), PackageVersion: []string{"", "1.2.3"}[g.next(2)]}
-		if g.next(2) == 1 {
-			ref.Name, ref.Type = "n", "pkg:index:T"
-		}
-		switch g.next(4) {
+		ref := property.ResourceReference{URN: urn.URN(urns[g.next(len(urns))]), PackageVersion: []string{"", "1.2.3", "\xff"}[g.next(3)]}
+		ref.Name = []string{"", "n", "\xfe"}[g.next(3)]
+		ref.Type = []string{"", "pkg:index:T", "\xfd"}[g.next(3)]
+		switch g.next(7) {
 		case 1:
 			ref.ID = property.New(strs[g.next(len(strs))])
 		case 2:
 			ref.ID = property.New(property.Computed)
 		case 3:
 			ref.ID = property.New("id-1").WithSecret(true)
+		case 4:
+			ref.ID = property.Value{}.WithSecret(true)
+		case 5:
+			ref.ID = property.Value{}.WithDependencies([]urn.URN{urn.URN(urns[0])})
+		case 6:
+			ref.ID = property.New(property.Computed).WithSecret(g.next(2) == 1).WithDependencies([]urn.URN{urn.URN(urns[g.next(len(urns))])})
+		}
+		if g.next(4) == 1 {
+			ref.ID = property.New(float64(g.next(9)))
 		}
 		v = property.New(ref)
 	case 9:
-		a, err := asset.FromText(strs[g.next(len(strs))])
+		var a *asset.Asset
+		var err error
+		switch g.next(3) {
+		case 0:
+			a, err = asset.FromText(strs[g.next(len(strs))])
+		case 1: // built directly: the constructors would read the file
+			a = &asset.Asset{Sig: asset.AssetSig, Path: "some/file\xff"[:9+g.next(2)], Hash: []string{"", "h"}[g.next(2)]}
+		default:
+			a = &asset.Asset{Sig: asset.AssetSig, URI: "https://example.com/a"}
+		}
 		if err != nil {
 			panic(err)
 		}
 		v = property.New(a)
 	case 10:
 		a, _ := asset.FromText("t")
-		arch, err := archive.FromAssets(map[string]any{"f": a})
+		inner, err := archive.FromAssets(map[string]any{"f": a})
 		if err != nil {
 			panic(err)
+		}
+		members := map[string]any{"f": a}
+		if g.next(2) == 1 {
+			members["nested"] = inner
+		}
+		arch, err := archive.FromAssets(members)
+		if err != nil {
+			panic(err)
+		}
+		if g.next(3) == 1 {
+			arch = &archive.Archive{Sig: archive.ArchiveSig, Path: "dir"}
 		}
 		v = property.New(arch)
 	}
@@ -188,8 +216,11 @@ func (g *gen) value(depth int) property.Value {
 	}
 	if g.next(3) == 1 {
 		deps := []urn.URN{urn.URN(urns[0])}
-		if g.next(2) == 1 {
+		switch g.next(3) {
+		case 1:
 			deps = append(deps, urn.URN(urns[1]))
+		case 2:
+			deps = append(deps, "urn:\xff")
 		}
 		v = v.WithDependencies(deps)
 	}
@@ -284,7 +315,10 @@ func TestMatchesSDK(t *testing.T) {
 	t.Parallel()
 	secretRef := property.New(property.ResourceReference{URN: urn.URN(urns[0]), ID: property.New("x").WithDependencies([]urn.URN{urn.URN(urns[1])})})
 	checkMarshal(t, property.NewMap(map[string]property.Value{
-		"ref":   secretRef,
+		"ref":          secretRef,
+		"nullSecretID": property.New(property.ResourceReference{URN: urn.URN(urns[0]), ID: property.Value{}.WithSecret(true)}),
+		"nullDepID": property.New(property.ResourceReference{URN: urn.URN(urns[0]),
+			ID: property.Value{}.WithDependencies([]urn.URN{urn.URN(urns[1])})}),
 		"nan":   property.New(math.Inf(1)),
 		"empty": property.New(map[string]property.Value{}),
 		"deep":  property.New([]property.Value{property.New(property.Computed).WithSecret(true).WithDependencies([]urn.URN{urn.URN(urns[0])})}),
