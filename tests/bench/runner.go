@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -111,6 +112,10 @@ func (r *Runner) Run(ctx context.Context, impl Impl, w Workload) (Sample, error)
 		return Sample{}, fmt.Errorf("%s %+v: %w", impl, w, err)
 	}
 	c, ch := us[usage.Component], us[usage.Children]
+	// The component provider must be impl's own plugin, not the children's.
+	if want := filepath.Join(filepath.Base(filepath.Dir(plugin)), "real", filepath.Base(plugin)); !strings.HasSuffix(c.Plugin, string(filepath.Separator)+want) {
+		return Sample{}, fmt.Errorf("%s %+v: the component provider ran %s, want .../%s", impl, w, c.Plugin, want)
+	}
 	s.CPU, s.MaxRSSKB = time.Duration(c.UserNS+c.SystemNS), c.MaxRSSKB
 	s.ChildrenCPU, s.ChildrenRSSKB = time.Duration(ch.UserNS+ch.SystemNS), ch.MaxRSSKB
 	if !w.Preview {

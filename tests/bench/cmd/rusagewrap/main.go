@@ -65,6 +65,7 @@ func run() int {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			u := usage.Usage{
 				Role:     role,
+				Plugin:   target,
 				UserNS:   syscall.TimevalToNsec(ru.Utime),
 				SystemNS: syscall.TimevalToNsec(ru.Stime),
 				MaxRSSKB: ru.Maxrss,

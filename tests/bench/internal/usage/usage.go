@@ -41,6 +41,7 @@ func Claim(dir string) (string, error) {
 // Usage is a finished process's resource usage, from wait4.
 type Usage struct {
 	Role     string `json:"role"`
+	Plugin   string `json:"plugin"` // the binary the wrapper ran
 	UserNS   int64  `json:"userNs"`
 	SystemNS int64  `json:"systemNs"`
 	MaxRSSKB int64  `json:"maxRssKb"`
