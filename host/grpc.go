@@ -85,17 +85,6 @@ func checkFailures(fs []PropertyError, ins ...property.Map) []*pulumirpc.CheckFa
 	return out
 }
 
-// secretKey reports whether any of ms holds a secret under the top-level
-// key k.
-func secretKey(k string, ms ...property.Map) bool {
-	for _, m := range ms {
-		if v, ok := m.GetOk(k); ok && v.HasSecrets() {
-			return true
-		}
-	}
-	return false
-}
-
 // constructErrorToStatus is errorToStatus for Construct. The engine prints
 // a Construct error's InputPropertiesError details itself, one line per
 // property under "<type> resource '<name>' has a problem: <message>", so

@@ -161,6 +161,17 @@ func secretAt(path string, ms ...property.Map) bool {
 	return false
 }
 
+// secretKey reports whether any of ms holds a secret under the top-level
+// key k.
+func secretKey(k string, ms ...property.Map) bool {
+	for _, m := range ms {
+		if v, ok := m.GetOk(k); ok && v.HasSecrets() {
+			return true
+		}
+	}
+	return false
+}
+
 // secretOnPath walks v along p, dependencies aside.
 func secretOnPath(v property.Value, p resource.PropertyPath) bool {
 	for _, seg := range p {
