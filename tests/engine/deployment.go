@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sync"
 
@@ -35,9 +36,13 @@ type deployment struct {
 	prev []*resState                // old snapshot, in order
 	olds map[resource.URN]*resState // old states not pending deletion
 
-	// stepMu serializes step generation and execution. Provider-initiated
-	// registrations (Construct) never hold it while waiting on the program.
+	// stepMu serializes step generation, as the real engine's single event
+	// loop does. Provider-initiated registrations (Construct) never hold it
+	// while waiting on the program.
 	stepMu sync.Mutex
+	// workers holds a token per chain being executed: at most Parallel
+	// (nil: unbounded), like the real step executor's workers.
+	workers chan struct{}
 
 	mu                 sync.Mutex
 	urns               map[resource.URN]bool
@@ -103,6 +108,9 @@ func newDeployment(ctx context.Context, opts *Options, kind opKind, prev []*resS
 		markedDelete:       map[*resState]bool{},
 		pendingRepl:        map[*resState]bool{},
 		inflight:           map[resource.URN]int{},
+	}
+	if opts.Parallel != math.MaxInt32 {
+		d.workers = make(chan struct{}, max(opts.Parallel, 1))
 	}
 	for _, s := range prev {
 		if !s.Delete {

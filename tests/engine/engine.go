@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -25,8 +27,10 @@ type Options struct {
 	// decrypted); SecretKeys names the secret ones.
 	Config     map[string]string
 	SecretKeys []string
-	// Parallel is passed to programs and providers (<=0 means 16); delete
-	// batches also run this many at a time.
+	// Parallel bounds the resource operations that run at once, like the
+	// real engine's step executor, and is passed to programs and providers.
+	// <=0 means the CLI's default: $PULUMI_PARALLEL, else 4 × GOMAXPROCS;
+	// math.MaxInt32 means unbounded.
 	Parallel int
 	// Dir is the program directory handed to programs in RunInfo.Dir and used
 	// as the plugins' working directory (default: the current directory).
@@ -66,7 +70,7 @@ func New(opts Options) (*Engine, error) {
 		}
 	}
 	if opts.Parallel <= 0 {
-		opts.Parallel = 16
+		opts.Parallel = defaultParallel()
 	}
 	if opts.Dir == "" {
 		if opts.Dir, err = os.Getwd(); err != nil {
@@ -77,6 +81,14 @@ func New(opts Options) (*Engine, error) {
 		opts.Stderr = io.Discard
 	}
 	return &Engine{opts: opts}, nil
+}
+
+// defaultParallel is the real CLI's default for --parallel.
+func defaultParallel() int {
+	if p, err := strconv.Atoi(os.Getenv("PULUMI_PARALLEL")); err == nil && p > 0 {
+		return p
+	}
+	return 4 * runtime.GOMAXPROCS(0)
 }
 
 // Op names a step kind, spelled like the real engine's display ops.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -925,5 +926,54 @@ func TestConcurrentRegistrations(t *testing.T) {
 	res = f.up(p)
 	if res.Count(engine.OpSame) != 20 || len(res.Steps) != 20 {
 		t.Fatalf("second run: %+v", res.Steps)
+	}
+}
+
+// TestParallelBoundsResourceOperations checks that, like the real step
+// executor, the engine runs resource operations concurrently, at most
+// Parallel at once.
+func TestParallelBoundsResourceOperations(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t) // Parallel 4
+	p := program(func(ctx context.Context, c *client) error {
+		var g errgroup.Group
+		for i := range 12 {
+			g.Go(func() error {
+				_, err := c.thing(ctx, fmt.Sprintf("t%d", i), map[string]any{"hold": "300ms"})
+				return err
+			})
+		}
+		return g.Wait()
+	})
+	f.up(p)
+	peak := 0.0
+	for _, r := range f.resources() {
+		if v := r.Outputs.Get("peak"); v.IsNumber() {
+			peak = max(peak, v.AsNumber())
+		}
+	}
+	if peak != 4 {
+		t.Fatalf("at most %v creates ran at once, want 4 (Parallel)", peak)
+	}
+}
+
+// TestDefaultParallel checks the CLI's default: $PULUMI_PARALLEL, else
+// 4 × GOMAXPROCS.
+func TestDefaultParallel(t *testing.T) {
+	seen := func(t *testing.T) int32 {
+		f := newFixture(t, func(o *engine.Options) { o.Parallel = 0 })
+		var got int32
+		f.up(program(func(_ context.Context, c *client) error {
+			got = int32(c.info.Parallel)
+			return nil
+		}))
+		return got
+	}
+	if got, want := seen(t), int32(4*runtime.GOMAXPROCS(0)); got != want {
+		t.Errorf("default parallel %d, want %d", got, want)
+	}
+	t.Setenv("PULUMI_PARALLEL", "3")
+	if got := seen(t); got != 3 {
+		t.Errorf("with PULUMI_PARALLEL=3: parallel %d, want 3", got)
 	}
 }

@@ -914,51 +914,15 @@ func (d *deployment) read(ctx context.Context, news *resState, name string) (*re
 	old := d.olds[news.URN]
 	d.mu.Unlock()
 
-	d.stepMu.Lock()
-	defer d.stepMu.Unlock()
-	err := func() error {
+	err := d.runSteps(ctx, func() (chain, error) {
 		if news.ID == "" {
-			return fmt.Errorf("Expected an ID for %v", news.URN)
+			return nil, fmt.Errorf("Expected an ID for %v", news.URN)
 		}
-		news.Outputs = resource.PropertyMap{}
-		if news.ID != plugin.UnknownStringValue {
-			prov, err := d.opsFor(news)
-			if err != nil {
-				return err
-			}
-			resp, err := prov.Read(ctx, plugin.ReadRequest{
-				URN: news.URN, Name: news.URN.Name(), Type: news.URN.Type(), ID: news.ID,
-				Inputs: news.Inputs, State: news.Inputs,
-			})
-			if err != nil && resp.Status != resource.StatusPartialFailure {
-				return fmt.Errorf("read: %w", err)
-			}
-			if resp.Outputs == nil {
-				return fmt.Errorf("resource '%s' does not exist", news.ID)
-			}
-			news.Outputs = resp.Outputs
-			if resp.ID != "" {
-				news.ID = resp.ID
-			}
-		}
-		if old != nil {
-			news.Created, news.Modified = old.Created, old.Modified
-		}
-		if old != nil && !old.External && old.ID != news.ID {
-			d.mu.Lock()
-			d.replaces[news.URN] = true
-			d.mu.Unlock()
-			d.markDelete(old)
-			d.commit(OpReadReplacement, news, old)
-			d.recordStep(OpReplace, news)
-			return nil
-		}
-		d.mu.Lock()
-		d.reads[news.URN] = true
-		d.mu.Unlock()
-		d.commit(OpRead, news, old)
-		return nil
-	}()
+		return func(ctx context.Context) error { return d.readStep(ctx, news, old) }, nil
+	})
+	if _, ok := errors.AsType[*failedEarlier](err); ok {
+		return nil, err
+	}
 	if err != nil {
 		err = &stepError{urn: news.URN, err: err}
 		d.log(diag.Error, news.URN, err.Error())
@@ -966,4 +930,46 @@ func (d *deployment) read(ctx context.Context, news *resState, name string) (*re
 		return nil, err
 	}
 	return news, nil
+}
+
+// readStep runs the provider's Read and commits the result.
+func (d *deployment) readStep(ctx context.Context, news, old *resState) error {
+	news.Outputs = resource.PropertyMap{}
+	if news.ID != plugin.UnknownStringValue {
+		prov, err := d.opsFor(news)
+		if err != nil {
+			return err
+		}
+		resp, err := prov.Read(ctx, plugin.ReadRequest{
+			URN: news.URN, Name: news.URN.Name(), Type: news.URN.Type(), ID: news.ID,
+			Inputs: news.Inputs, State: news.Inputs,
+		})
+		if err != nil && resp.Status != resource.StatusPartialFailure {
+			return fmt.Errorf("read: %w", err)
+		}
+		if resp.Outputs == nil {
+			return fmt.Errorf("resource '%s' does not exist", news.ID)
+		}
+		news.Outputs = resp.Outputs
+		if resp.ID != "" {
+			news.ID = resp.ID
+		}
+	}
+	if old != nil {
+		news.Created, news.Modified = old.Created, old.Modified
+	}
+	if old != nil && !old.External && old.ID != news.ID {
+		d.mu.Lock()
+		d.replaces[news.URN] = true
+		d.mu.Unlock()
+		d.markDelete(old)
+		d.commit(OpReadReplacement, news, old)
+		d.recordStep(OpReplace, news)
+		return nil
+	}
+	d.mu.Lock()
+	d.reads[news.URN] = true
+	d.mu.Unlock()
+	d.commit(OpRead, news, old)
+	return nil
 }

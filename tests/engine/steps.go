@@ -89,18 +89,16 @@ func (d *deployment) register(ctx context.Context, g *goal) (*resState, error) {
 		return nil, err
 	}
 
-	d.stepMu.Lock()
-	defer d.stepMu.Unlock()
-	if err := d.failed(); err != nil {
-		return nil, fmt.Errorf("the deployment failed: %w", err)
-	}
 	news := newState(g, urn, alias)
-	if g.Custom {
-		err = d.customSteps(ctx, g, news, old)
-	} else {
-		err = d.componentSteps(g, news, old)
-	}
-	if err != nil {
+	if err := d.runSteps(ctx, func() (chain, error) {
+		if g.Custom {
+			return d.customSteps(ctx, g, news, old)
+		}
+		return nil, d.componentSteps(g, news, old)
+	}); err != nil {
+		if _, ok := errors.AsType[*failedEarlier](err); ok {
+			return nil, err
+		}
 		var se *stepError
 		if !errors.As(err, &se) {
 			err = &stepError{urn: urn, err: err}
@@ -110,6 +108,43 @@ func (d *deployment) register(ctx context.Context, g *goal) (*resState, error) {
 		return nil, err
 	}
 	return news, nil
+}
+
+// failedEarlier refuses a registration after a step failed the deployment;
+// that failure has been reported already.
+type failedEarlier struct{ err error }
+
+func (e *failedEarlier) Error() string { return "the deployment failed: " + e.err.Error() }
+func (e *failedEarlier) Unwrap() error { return e.err }
+
+// A chain is what the real engine's step executor runs for one
+// registration: the provider's Create, Update, Delete or Read, and the
+// commit of the new state.
+type chain func(context.Context) error
+
+// runSteps generates a registration's steps under stepMu, one registration
+// at a time, then executes the chain they make on a worker. Like the real
+// engine's generator, it waits for a free worker before generating more.
+func (d *deployment) runSteps(ctx context.Context, generate func() (chain, error)) error {
+	d.stepMu.Lock()
+	if err := d.failed(); err != nil {
+		d.stepMu.Unlock()
+		return &failedEarlier{err}
+	}
+	run, err := generate()
+	if err == nil && run != nil && d.workers != nil {
+		select {
+		case d.workers <- struct{}{}:
+			defer func() { <-d.workers }()
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	d.stepMu.Unlock()
+	if err != nil || run == nil {
+		return err
+	}
+	return run(ctx)
 }
 
 func newState(g *goal, urn resource.URN, alias resource.URN) *resState {
@@ -285,10 +320,10 @@ func (d *deployment) markDelete(old *resState) {
 
 // customSteps is the step generator for a custom resource (§8): Check, then
 // create, or Diff and same/update/replace.
-func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resState) error {
+func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resState) (chain, error) {
 	prov, err := d.opsFor(news)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	d.mu.Lock()
 	recreating := d.deletes[news.URN]
@@ -298,7 +333,9 @@ func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resSta
 	seed := make([]byte, 32)
 	_, _ = rand.Read(seed)
 	if isImport(g, old) {
-		return d.importResource(ctx, g, prov, news, old, recreating, seed)
+		return func(ctx context.Context) error {
+			return d.importResource(ctx, g, prov, news, old, recreating, seed)
+		}, nil
 	}
 	var check plugin.CheckResponse
 	if recreating || wasExternal || old == nil {
@@ -316,10 +353,10 @@ func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resSta
 		})
 	}
 	if err != nil {
-		return fmt.Errorf("check: %w", err)
+		return nil, fmt.Errorf("check: %w", err)
 	}
 	if d.checkFailures(news, check.Failures) {
-		return fmt.Errorf("resource %s is invalid", news.URN)
+		return nil, fmt.Errorf("resource %s is invalid", news.URN)
 	}
 	news.Inputs = check.Properties
 	if news.Inputs == nil {
@@ -334,24 +371,30 @@ func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resSta
 		delete(d.deletes, news.URN)
 		d.replaces[news.URN] = true
 		d.mu.Unlock()
-		d.recordStep(OpReplace, news)
-		return d.create(ctx, prov, news, old, OpCreateReplacement, false)
+		return func(ctx context.Context) error {
+			d.recordStep(OpReplace, news)
+			return d.create(ctx, prov, news, old, OpCreateReplacement, false)
+		}, nil
 	case wasExternal:
 		d.mu.Lock()
 		d.creates[news.URN] = true
 		d.mu.Unlock()
-		if err := d.create(ctx, prov, news, old, OpCreateReplacement, true); err != nil {
-			return err
-		}
-		d.recordStep(OpReplace, news)
-		return nil
+		return func(ctx context.Context) error {
+			if err := d.create(ctx, prov, news, old, OpCreateReplacement, true); err != nil {
+				return err
+			}
+			d.recordStep(OpReplace, news)
+			return nil
+		}, nil
 	case old != nil:
 		return d.diffSteps(ctx, g, prov, news, old, seed)
 	default:
 		d.mu.Lock()
 		d.creates[news.URN] = true
 		d.mu.Unlock()
-		return d.create(ctx, prov, news, nil, OpCreate, false)
+		return func(ctx context.Context) error {
+			return d.create(ctx, prov, news, nil, OpCreate, false)
+		}, nil
 	}
 }
 
@@ -368,10 +411,10 @@ func (d *deployment) checkFailures(s *resState, failures []plugin.CheckFailure) 
 }
 
 // diffSteps decides between same, update and replace for an existing custom
-// resource, and performs it.
-func (d *deployment) diffSteps(ctx context.Context, g *goal, prov ops, news, old *resState, seed []byte) error {
+// resource, and returns the chain that performs it.
+func (d *deployment) diffSteps(ctx context.Context, g *goal, prov ops, news, old *resState, seed []byte) (chain, error) {
 	if !d.dryRun && news.ReplacementTrigger.ContainsUnknowns() {
-		return fmt.Errorf("replacement trigger contains unknowns for %s", news.URN)
+		return nil, fmt.Errorf("replacement trigger contains unknowns for %s", news.URN)
 	}
 	triggerReplace := shouldTriggerReplace(news.ReplacementTrigger, old.ReplacementTrigger)
 
@@ -383,40 +426,35 @@ func (d *deployment) diffSteps(ctx context.Context, g *goal, prov ops, news, old
 		if diff, err = d.diff(ctx, prov, news, old, g.IgnoreChanges); err != nil {
 			var unavailable plugin.DiffUnavailableError
 			if !errors.As(err, &unavailable) {
-				return fmt.Errorf("diff: %w", err)
+				return nil, fmt.Errorf("diff: %w", err)
 			}
 			diff = plugin.DiffResult{Changes: plugin.DiffSome}
 			d.log(diag.Warning, news.URN, err.Error())
 		}
 	}
 	if diff.Changes != plugin.DiffNone && diff.Changes != plugin.DiffSome {
-		return fmt.Errorf("unrecognized diff state for %s: %d", news.URN, diff.Changes)
+		return nil, fmt.Errorf("unrecognized diff state for %s: %d", news.URN, diff.Changes)
 	}
 	hasInitErrors := len(old.InitErrors) > 0
 	diff, err := applyReplaceOnChanges(diff, g.ReplaceOnChanges, hasInitErrors)
 	if err != nil {
-		return err
+		return nil, err
 	}
 
-	if diff.Changes == plugin.DiffSome || old.PendingReplacement {
-		if diff.Replace() || triggerReplace || old.PendingReplacement {
-			return d.replace(ctx, g, prov, news, old, diff, seed)
-		}
-		d.mu.Lock()
-		d.updates[news.URN] = true
-		d.mu.Unlock()
-		return d.update(ctx, prov, g, news, old)
+	if (diff.Changes == plugin.DiffSome || old.PendingReplacement) &&
+		(diff.Replace() || triggerReplace || old.PendingReplacement) {
+		return d.replace(ctx, g, prov, news, old, diff, seed)
 	}
-	if hasInitErrors {
+	if diff.Changes == plugin.DiffSome || old.PendingReplacement || hasInitErrors {
 		d.mu.Lock()
 		d.updates[news.URN] = true
 		d.mu.Unlock()
-		return d.update(ctx, prov, g, news, old)
+		return func(ctx context.Context) error { return d.update(ctx, prov, g, news, old) }, nil
 	}
 	d.mu.Lock()
 	d.sames[news.URN] = true
 	d.mu.Unlock()
-	return d.same(news, old)
+	return func(context.Context) error { return d.same(news, old) }, nil
 }
 
 // diff asks the provider for a diff, after the engine-level reasons to
@@ -522,12 +560,12 @@ func (d *deployment) providerChanged(ctx context.Context, news, old *resState) (
 // delete-before-replace when the option or the provider asks for it.
 func (d *deployment) replace(ctx context.Context, g *goal, prov ops, news, old *resState,
 	diff plugin.DiffResult, seed []byte,
-) error {
+) (chain, error) {
 	if news.Protect && old.Protect {
 		msg := fmt.Sprintf("unable to replace resource %q\nas it is currently marked for protection. "+
 			"To unprotect the resource, remove the `protect` flag from the resource in your Pulumi program "+
 			"and run `pulumi up`", news.URN)
-		return errors.New(msg)
+		return nil, errors.New(msg)
 	}
 	d.mu.Lock()
 	d.replaces[news.URN] = true
@@ -538,10 +576,10 @@ func (d *deployment) replace(ctx context.Context, g *goal, prov ops, news, old *
 		URN: news.URN, News: g.Props, AllowUnknowns: d.dryRun, RandomSeed: seed,
 	})
 	if err != nil {
-		return fmt.Errorf("check: %w", err)
+		return nil, fmt.Errorf("check: %w", err)
 	}
 	if d.checkFailures(news, check.Failures) {
-		return fmt.Errorf("resource %v has check errors", news.URN)
+		return nil, fmt.Errorf("resource %v has check errors", news.URN)
 	}
 	news.Inputs = check.Properties
 
@@ -550,16 +588,18 @@ func (d *deployment) replace(ctx context.Context, g *goal, prov ops, news, old *
 		dbr = *g.DeleteBeforeReplace
 	}
 	if !dbr {
-		if err := d.create(ctx, prov, news, old, OpCreateReplacement, true); err != nil {
-			return err
-		}
-		d.recordStep(OpReplace, news)
-		return nil
+		return func(ctx context.Context) error {
+			if err := d.create(ctx, prov, news, old, OpCreateReplacement, true); err != nil {
+				return err
+			}
+			d.recordStep(OpReplace, news)
+			return nil
+		}, nil
 	}
 
 	toReplace, err := d.dependentReplacements(ctx, old)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// Mark everything condemned first, so deletedWith sees the whole set.
 	type dbrDelete struct {
@@ -575,7 +615,7 @@ func (d *deployment) replace(ctx context.Context, g *goal, prov ops, news, old *
 		}
 		if !dep.Delete && dep.Protect {
 			d.mu.Unlock()
-			return fmt.Errorf("unable to replace resource %q as part of replacing %q "+
+			return nil, fmt.Errorf("unable to replace resource %q as part of replacing %q "+
 				"as it is currently marked for protection", dep.URN, news.URN)
 		}
 		plan = append(plan, dbrDelete{res: dep, replacing: !dep.Delete, pendingRepl: !dep.Delete})
@@ -587,13 +627,15 @@ func (d *deployment) replace(ctx context.Context, g *goal, prov ops, news, old *
 		plan = append(plan, dbrDelete{res: old, replacing: true, pendingRepl: true})
 	}
 	d.mu.Unlock()
-	for _, c := range plan {
-		if err := d.deleteOne(ctx, c.res, c.replacing, c.pendingRepl); err != nil {
-			return err
+	return func(ctx context.Context) error {
+		for _, c := range plan {
+			if err := d.deleteOne(ctx, c.res, c.replacing, c.pendingRepl); err != nil {
+				return err
+			}
 		}
-	}
-	d.recordStep(OpReplace, news)
-	return d.create(ctx, prov, news, old, OpCreateReplacement, false)
+		d.recordStep(OpReplace, news)
+		return d.create(ctx, prov, news, old, OpCreateReplacement, false)
+	}, nil
 }
 
 // dependentReplacements lists (in dependency order) the old resources that

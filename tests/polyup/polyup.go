@@ -57,7 +57,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	stack := fs.String("stack", "dev", "stack name")
 	state := fs.String("state", "", "state file (default <program-dir>/.polyup/<stack>.json)")
-	parallel := fs.Int("parallel", 0, "resource operations at once (default 16)")
+	parallel := fs.Int("parallel", 0, "resource operations at once (default: $PULUMI_PARALLEL, else 4 × CPUs)")
 	verbose := fs.Bool("v", false, "show plugin output and debug logs on stderr")
 	config, secrets, plugins := keyValues{}, keyValues{}, keyValues{}
 	fs.Var(config, "config", "stack config `key=value` (key as ns:name, or name for the project); repeatable")

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
@@ -46,6 +47,8 @@ type testProvider struct {
 	urn    string
 	id     string
 	config resource.PropertyMap
+	active int // creates in progress
+	peak   int // most creates seen in progress at once
 }
 
 var opts = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true}
@@ -288,6 +291,13 @@ func (p *testProvider) Create(_ context.Context, req *pulumirpc.CreateRequest) (
 	_, _ = rand.Read(suffix)
 	id := str(ins, "name") + "-" + hex.EncodeToString(suffix)
 	outs := p.outputs(ins, false)
+	if hold := str(ins, "hold"); hold != "" {
+		peak, err := p.hold(hold)
+		if err != nil {
+			return nil, err
+		}
+		outs["peak"] = resource.NewProperty(float64(peak))
+	}
 	if err := p.writeThing(id, ins, outs, req.GetTimeout()); err != nil {
 		return nil, err
 	}
@@ -295,6 +305,24 @@ func (p *testProvider) Create(_ context.Context, req *pulumirpc.CreateRequest) (
 		return nil, err
 	}
 	return &pulumirpc.CreateResponse{Id: id, Properties: marshal(outs)}, nil
+}
+
+// hold makes a create take the given duration and returns the most creates
+// seen in progress at once so far, which shows the engine's parallelism.
+func (p *testProvider) hold(duration string) (int, error) {
+	d, err := time.ParseDuration(duration)
+	if err != nil {
+		return 0, fmt.Errorf("hold: %w", err)
+	}
+	p.mu.Lock()
+	p.active++
+	p.peak = max(p.peak, p.active)
+	p.mu.Unlock()
+	time.Sleep(d)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.active--
+	return p.peak, nil
 }
 
 func (p *testProvider) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {
