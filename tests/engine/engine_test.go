@@ -335,6 +335,26 @@ func TestFailures(t *testing.T) {
 		t.Fatalf("no check failure diagnostic: %+v", res.Diagnostics)
 	}
 
+	// A failed Construct: like the real engine, the reason goes to a
+	// diagnostic with no URN, and the program only hears that the
+	// monitor shut down.
+	var progErr error
+	res, err = f.eng.Up(context.Background(), program(func(ctx context.Context, c *client) error {
+		_, progErr = c.register(ctx, "test:index:Comp", "bad", false, resource.PropertyMap{}, remote())
+		return progErr
+	}))
+	if err == nil || progErr == nil || !strings.Contains(progErr.Error(), "resource monitor shut down") {
+		t.Fatalf("want the monitor to shut down for the program, got %v (up: %v)", progErr, err)
+	}
+	found = false
+	for _, d := range res.Diagnostics {
+		found = found || d.Severity == "error" && d.URN == "" &&
+			d.Message == "test:index:Comp resource 'bad' has a problem: prefix is required"
+	}
+	if !found {
+		t.Fatalf("no construct failure diagnostic without URN: %+v", res.Diagnostics)
+	}
+
 	// Duplicate URNs are an error.
 	_, err = f.eng.Up(context.Background(), program(func(ctx context.Context, c *client) error {
 		if _, err := c.thing(ctx, "a", map[string]any{"value": "v1"}); err != nil {

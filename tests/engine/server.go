@@ -530,12 +530,12 @@ func (m *monitorServer) construct(ctx context.Context, req *pulumirpc.RegisterRe
 		Type: t, Name: req.GetName(), Parent: parent, Inputs: props, Options: options,
 	})
 	if err != nil {
-		// Like the real engine: the details go to a diagnostic, and the
-		// program only learns that the deployment is over.
-		urn := d.generateURN(parent, t, req.GetName())
+		// Like the real engine: the details go to a diagnostic with no URN
+		// (a failed Construct returns none), and the program only learns
+		// that the deployment is over.
 		err = fmt.Errorf("%s resource '%s' has a problem: %s", t, req.GetName(), providerErrorMessage(err, props))
-		d.log(diag.Error, urn, err.Error())
-		d.fail(&stepError{urn: urn, err: err})
+		d.log(diag.Error, "", err.Error())
+		d.fail(err)
 		return nil, status.Error(codes.Unknown, "resource monitor shut down")
 	}
 
