@@ -18,10 +18,18 @@ import (
 // A ComponentFunc builds one component instance: it registers the
 // component's children on c and returns the component's outputs.
 //
-// A is a struct whose `pulumi:"name"` fields receive the inputs (a field of
-// type property.Value receives the raw value, unknown, secret and
-// dependency markers included); use property.Map to take the inputs raw. O
-// is encoded the same way into the component's outputs.
+// A is a struct whose `pulumi:"name"` fields receive the inputs; a field
+// tagged `pulumi:"name,optional"` may be missing. Use property.Map to take
+// the inputs raw. O is encoded the same way into the component's outputs.
+//
+// A field of type property.Value receives the raw value, with its unknown,
+// secret and dependency markers. Any other field gets only the plain value:
+// in a preview an unknown input leaves it at its zero value, and a secret
+// arrives as its plaintext. The host marks that plaintext secret again
+// wherever it appears in a child's inputs or the outputs, also inside a
+// longer string, but not a value computed from it in another way (hashed,
+// encoded, upper-cased). Use property.Value, with [Apply], for inputs that
+// may be unknown or secret.
 type ComponentFunc[A, O any] func(ctx context.Context, c *Component, args A) (O, error)
 
 // constructor is a ComponentFunc with its argument and result types erased.

@@ -435,11 +435,13 @@ type passArgs struct {
 }
 
 type passOut struct {
-	Echo string `pulumi:"echo"`
+	Echo     string `pulumi:"echo"`
+	Greeting string `pulumi:"greeting"`
 }
 
 // A secret decoded into a plain Go field and handed to a child, or returned
-// as an output, stays secret: the host recognises its plaintext.
+// as an output, stays secret, also inside a longer string: the host
+// recognises its plaintext.
 func TestSecretsSurvivePlainFields(t *testing.T) {
 	t.Parallel()
 	mon := fakemonitor.Start(t)
@@ -450,9 +452,10 @@ func TestSecretsSurvivePlainFields(t *testing.T) {
 				Inputs: property.NewMap(map[string]property.Value{
 					"password": property.New(args.Password),
 					"list":     property.New([]property.Value{property.New(args.Password), property.New("plain")}),
+					"url":      property.New("https://admin:" + args.Password + "@example.com"),
 				}),
 			})
-			return passOut{Echo: args.Password}, err
+			return passOut{Echo: args.Password, Greeting: "Hello, " + args.Password}, err
 		}))
 	req := constructReq(mon, "test:index:Vault", "v", nil)
 	req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{
@@ -469,11 +472,12 @@ func TestSecretsSurvivePlainFields(t *testing.T) {
 		}
 	}
 	list := child.Inputs.Get("list").AsArray()
-	if !child.Inputs.Get("password").Secret() || !list.Get(0).Secret() || list.Get(1).Secret() {
+	if !child.Inputs.Get("password").Secret() || !list.Get(0).Secret() || list.Get(1).Secret() ||
+		!child.Inputs.Get("url").Secret() {
 		t.Errorf("child inputs = %v, want the password secret wherever it appears, and only there", child.Inputs)
 	}
 	state, _ := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepSecrets: true})
-	if !state["echo"].IsSecret() {
-		t.Errorf("echo output = %v, want secret", state["echo"])
+	if !state["echo"].IsSecret() || !state["greeting"].IsSecret() {
+		t.Errorf("outputs = %v, want echo and greeting secret", state)
 	}
 }

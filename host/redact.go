@@ -94,7 +94,8 @@ func (e *wrappedError) Unwrap() error { return e.err }
 
 // secretSet holds the plaintext strings of a request's secrets. Author code
 // may decode a secret into a plain Go field; when that text reappears in a
-// child's inputs or in outputs, mark restores its secretness.
+// child's inputs or in outputs, alone or inside a longer string (a URL, a
+// greeting), mark restores its secretness.
 type secretSet map[string]bool
 
 func newSecretSet(ms ...property.Map) secretSet {
@@ -111,7 +112,7 @@ func newSecretSet(ms ...property.Map) secretSet {
 	return set
 }
 
-// mark makes every string in m that equals a secret's plaintext secret.
+// mark makes every string in m that contains a secret's plaintext secret.
 func (set secretSet) mark(m property.Map) property.Map {
 	if len(set) == 0 {
 		return m
@@ -125,7 +126,7 @@ func (set secretSet) mark(m property.Map) property.Map {
 
 func (set secretSet) markValue(v property.Value) property.Value {
 	switch {
-	case v.IsString() && set[v.AsString()]:
+	case v.IsString() && set.within(v.AsString()):
 		return v.WithSecret(true)
 	case v.IsArray():
 		arr := make([]property.Value, 0, v.AsArray().Len())
@@ -141,6 +142,19 @@ func (set secretSet) markValue(v property.Value) property.Value {
 		return property.WithGoValue(v, m)
 	}
 	return v
+}
+
+// within reports whether s contains a secret's plaintext.
+func (set secretSet) within(s string) bool {
+	if set[s] {
+		return true
+	}
+	for sec := range set {
+		if strings.Contains(s, sec) {
+			return true
+		}
+	}
+	return false
 }
 
 // secretAt reports whether any of ms holds a secret at path (a property
