@@ -2,10 +2,14 @@ package host
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -77,6 +81,9 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 	// Registrations the component code started but did not wait for must
 	// still be answered before Construct returns.
 	c.pending.Wait()
+	if err == nil {
+		err = p.checkOutputs(ctx, req.Type, req.Name, own.URN, outputs)
+	}
 	if err != nil {
 		return constructResponse{}, err
 	}
@@ -85,6 +92,50 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register outputs", Err: err}
 	}
 	return constructResponse{URN: own.URN, State: outputs, StateDependencies: monitorclient.DependencyMap(outputs)}, nil
+}
+
+// checkOutputs validates what a component or method returned against the
+// schema, when there is one. A mismatch is the author's mistake, not the
+// user's, so it is a StepError naming each property. Outputs the schema does
+// not declare only get a warning: no generated SDK can read them.
+func (p *Provider) checkOutputs(ctx context.Context, token, name, urn string, outputs property.Map) error {
+	if p.schema == nil {
+		return nil
+	}
+	var obj *schema.Object
+	if r, ok := p.schema.Resource(token); ok {
+		obj = &r.Object
+	} else if fn, ok := p.schema.Function(token); ok {
+		obj = fn.Outputs
+	}
+	if obj == nil {
+		return nil
+	}
+	declared := map[string]property.Value{}
+	var extra []string
+	for k, v := range outputs.AllStable {
+		if _, ok := obj.Properties[k]; ok {
+			declared[k] = v
+		} else {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		p.log(ctx, monitorclient.SeverityWarning, urn, fmt.Sprintf("%s returned outputs its schema does not declare, which SDKs cannot read: %s",
+			token, strings.Join(extra, ", ")))
+	}
+	var msgs []string
+	for _, f := range p.schema.Check(*obj, property.NewMap(declared)) {
+		reason := f.Reason
+		if secretAt(f.Path, outputs) {
+			reason = "does not match the schema" // the reason may quote the secret
+		}
+		msgs = append(msgs, f.Path+": "+reason)
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return &StepError{Token: token, Name: name, Step: "check outputs against the schema", Err: errors.New(strings.Join(msgs, "; "))}
 }
 
 // checkInputs validates component inputs against the schema, when there is one.

@@ -37,6 +37,16 @@ resources:
     inputProperties:
       greeting: {type: string}
     requiredInputs: [greeting]
+    properties:
+      shout: {type: string}
+  test:index:Greeter:
+    isComponent: true
+    inputProperties:
+      mode: {type: string}
+    properties:
+      message: {type: string}
+      size: {type: integer}
+    required: [message, size]
   test:index:Vault:
     isComponent: true
     inputProperties:
@@ -479,5 +489,52 @@ func TestSecretsSurvivePlainFields(t *testing.T) {
 	state, _ := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepSecrets: true})
 	if !state["echo"].IsSecret() || !state["greeting"].IsSecret() {
 		t.Errorf("outputs = %v, want echo and greeting secret", state)
+	}
+}
+
+// A component's outputs are checked against its schema. A wrong type or a
+// missing required output is the author's mistake: Construct fails naming
+// the property, without quoting a secret. An undeclared output only gets a
+// warning.
+func TestOutputsCheckedAgainstSchema(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Greeter",
+		func(ctx context.Context, c *host.Component, args property.Map) (property.Map, error) {
+			switch args.Get("mode").AsString() {
+			case "wrong":
+				return property.NewMap(map[string]property.Value{"message": property.New(42.0)}), nil
+			case "secret":
+				return property.NewMap(map[string]property.Value{
+					"message": property.New(4242.0).WithSecret(true), "size": property.New(1.0),
+				}), nil
+			}
+			return property.NewMap(map[string]property.Value{
+				"message": property.New("hi"), "size": property.New(1.0), "note": property.New("x"),
+			}), nil
+		}))
+	construct := func(mode string) error {
+		_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Greeter", mode, map[string]any{"mode": mode}))
+		return err
+	}
+	err := construct("wrong")
+	if err == nil || !strings.Contains(err.Error(), `test:index:Greeter "wrong": check outputs against the schema`) ||
+		!strings.Contains(err.Error(), "message: expected a string") || !strings.Contains(err.Error(), `size: missing required property "size"`) {
+		t.Errorf("wrong outputs: error = %v, want both properties named", err)
+	}
+	err = construct("secret")
+	if err == nil || !strings.Contains(err.Error(), "message: does not match the schema") || strings.Contains(err.Error(), "4242") {
+		t.Errorf("secret output: error = %v, want the property named and the value hidden", err)
+	}
+	if err := construct("ok"); err != nil {
+		t.Fatalf("undeclared output: %v", err)
+	}
+	warned := false
+	for _, l := range mon.Logs() {
+		warned = warned || l.Severity == pulumirpc.LogSeverity_WARNING && strings.Contains(l.Message, "schema does not declare") &&
+			strings.HasSuffix(l.Message, ": note")
+	}
+	if !warned {
+		t.Errorf("logs = %v, want a warning naming the undeclared output", mon.Logs())
 	}
 }
