@@ -56,6 +56,7 @@ func WithMethod[A, R any](token string, fn MethodFunc[A, R]) Option {
 			}
 			return property.NewMap(map[string]property.Value{singleResultKey: v}), nil
 		}
+		p.shapes[token] = shapeOf[A, R]()
 		return nil
 	}
 }

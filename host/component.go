@@ -52,6 +52,7 @@ func WithComponent[A, O any](token string, fn ComponentFunc[A, O]) Option {
 			}
 			return typed.Encode(out)
 		}
+		p.shapes[token] = shapeOf[A, O]()
 		return nil
 	}
 }

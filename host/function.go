@@ -33,6 +33,7 @@ func WithFunction[A, R any](token string, fn FunctionFunc[A, R]) Option {
 			}
 			return typed.Encode(r)
 		}
+		p.shapes[token] = shapeOf[A, R]()
 		return nil
 	}
 }

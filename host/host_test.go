@@ -39,6 +39,8 @@ resources:
     requiredInputs: [greeting]
     properties:
       shout: {type: string}
+    methods:
+      greet: test:index:Comp/greet
   test:index:Greeter:
     isComponent: true
     inputProperties:
@@ -51,9 +53,24 @@ resources:
     isComponent: true
     inputProperties:
       password: {type: string}
+    requiredInputs: [password]
+    properties:
+      shout: {type: string}
+      echo: {type: string}
+      greeting: {type: string}
   test:index:Thing:
     inputProperties:
       size: {type: integer}
+functions:
+  test:index:Comp/greet:
+    inputs:
+      properties:
+        __self__: {$ref: "#/resources/test:index:Comp"}
+        name: {type: string}
+      required: [__self__, name]
+    outputs:
+      properties:
+        res: {type: string}
 `
 
 type compArgs struct {
@@ -270,18 +287,15 @@ func TestErrorfIsInputError(t *testing.T) {
 	}
 }
 
-type configOut struct {
-	Greeting property.Value `pulumi:"greeting"`
-	Password property.Value `pulumi:"password"`
-}
-
 func TestConstructSeesStackConfig(t *testing.T) {
 	t.Parallel()
 	mon := fakemonitor.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
-		func(ctx context.Context, c *host.Component, args compArgs) (configOut, error) {
+		func(ctx context.Context, c *host.Component, args compArgs) (property.Map, error) {
 			cfg := c.Stack().Config
-			return configOut{Greeting: cfg.Get("proj:greeting"), Password: cfg.Get("proj:password")}, nil
+			return property.NewMap(map[string]property.Value{
+				"greeting": cfg.Get("proj:greeting"), "password": cfg.Get("proj:password"),
+			}), nil
 		}))
 	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "x"})
 	req.Config = map[string]string{"proj:greeting": "hello", "proj:password": "hunter2"}
@@ -536,5 +550,70 @@ func TestOutputsCheckedAgainstSchema(t *testing.T) {
 	}
 	if !warned {
 		t.Errorf("logs = %v, want a warning naming the undeclared output", mon.Logs())
+	}
+}
+
+type misspeltArgs struct {
+	Greeting string `pulumi:"greting"`
+}
+
+type requiredArgs struct {
+	Mode string `pulumi:"mode"` // optional in the schema
+}
+
+type misspeltOut struct {
+	Message string `pulumi:"mesage"`
+}
+
+// New compares the struct tags of components, methods and functions with
+// the schema, so an author's mistake stops the provider at start-up
+// instead of failing users' programs.
+func TestNewChecksShapesAgainstSchema(t *testing.T) {
+	t.Parallel()
+	noop := func(ctx context.Context, c *host.Component, args misspeltArgs) (compOut, error) { return compOut{}, nil }
+	cases := []struct {
+		name string
+		opt  host.Option
+		want string
+	}{
+		{"misspelt input", host.WithComponent("test:index:Comp", noop),
+			`test:index:Comp: field host_test.misspeltArgs.Greeting reads input "greting", which the schema does not declare`},
+		{"optional input without ,optional", host.WithComponent("test:index:Greeter",
+			func(ctx context.Context, c *host.Component, args requiredArgs) (property.Map, error) { return property.Map{}, nil }),
+			`test:index:Greeter: input "mode" is optional in the schema, so field host_test.requiredArgs.Mode needs the tag ` + "`pulumi:\"mode,optional\"`"},
+		{"misspelt output", host.WithComponent("test:index:Comp",
+			func(ctx context.Context, c *host.Component, args compArgs) (misspeltOut, error) { return misspeltOut{}, nil }),
+			`test:index:Comp: field host_test.misspeltOut.Message sets output "mesage", which the schema does not declare`},
+		{"arguments not a struct", host.WithComponent("test:index:Comp",
+			func(ctx context.Context, c *host.Component, args int) (compOut, error) { return compOut{}, nil }),
+			"test:index:Comp: the arguments must be a struct or property.Map, not int"},
+		{"method not in the schema", host.WithMethod("test:index:Comp/wave",
+			func(ctx context.Context, self *host.Component, args greetArgs) (string, error) { return "", nil }),
+			"test:index:Comp/wave: the schema does not declare it"},
+	}
+	for _, tc := range cases {
+		_, err := host.New("test", host.WithSchema([]byte(schemaYAML)), tc.opt)
+		if err == nil || err.Error() != "provider test: "+tc.want {
+			t.Errorf("%s: New = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// The version defaults to the schema's, and must be semver.
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("test", host.WithSchema([]byte("name: test\nversion: 1.2.3\n")))
+	if err != nil || p.Version() != "1.2.3" {
+		t.Errorf("New = %v, %v; want version 1.2.3 from the schema", p, err)
+	}
+	p, err = host.New("test", host.WithVersion("2.0.0"), host.WithSchema([]byte("name: test\nversion: 1.2.3\n")))
+	if err != nil || p.Version() != "2.0.0" {
+		t.Errorf("New = %v, %v; want WithVersion's 2.0.0", p, err)
+	}
+	if p, err := host.New("test"); err != nil || p.Version() != "0.0.0-dev" {
+		t.Errorf("New = %v, %v; want 0.0.0-dev without a version", p, err)
+	}
+	if _, err := host.New("test", host.WithVersion("banana")); err == nil || !strings.Contains(err.Error(), `version "banana" is not semver`) {
+		t.Errorf("New with version banana = %v, want a semver error", err)
 	}
 }

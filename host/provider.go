@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/blang/semver"
+
 	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -22,6 +24,7 @@ type Provider struct {
 	resources   map[string]Resource
 	methods     map[string]method
 	functions   map[string]function
+	shapes      map[string]shape // Go types per component, method and function token
 	onConfigure ConfigureFunc
 
 	monitors *monitorclient.Pool
@@ -39,11 +42,11 @@ type Option func(*Provider) error
 func New(name string, opts ...Option) (*Provider, error) {
 	p := &Provider{
 		name:       name,
-		version:    "0.0.0-dev",
 		components: map[string]constructor{},
 		resources:  map[string]Resource{},
 		methods:    map[string]method{},
 		functions:  map[string]function{},
+		shapes:     map[string]shape{},
 		monitors:   monitorclient.NewPool(),
 	}
 	for _, opt := range opts {
@@ -70,11 +73,26 @@ func New(name string, opts ...Option) (*Provider, error) {
 			return nil, fmt.Errorf("provider %s: resource %s is not a custom resource in the schema", name, tok)
 		}
 	}
+	if p.schema != nil {
+		if err := p.checkShapes(); err != nil {
+			return nil, fmt.Errorf("provider %s: %w", name, err)
+		}
+	}
+	if p.version == "" && p.schema != nil {
+		p.version = p.schema.Version
+	}
+	if p.version == "" {
+		p.version = "0.0.0-dev"
+	}
+	if _, err := semver.Parse(p.version); err != nil {
+		return nil, fmt.Errorf("provider %s: version %q is not semver: %w", name, p.version, err)
+	}
 	return p, nil
 }
 
 // WithVersion sets the version GetPluginInfo reports. It must be semver;
-// set it at build time with -ldflags "-X main.version=...".
+// set it at build time with -ldflags "-X main.version=...". Without it the
+// version is the schema's, or 0.0.0-dev.
 func WithVersion(v string) Option {
 	return func(p *Provider) error {
 		if v != "" {

@@ -41,6 +41,32 @@ type field struct {
 	optional bool
 }
 
+// Field is one tagged property of a struct.
+type Field struct {
+	Name     string // the property name
+	GoName   string // the Go field name
+	Optional bool   // tagged ",optional"
+}
+
+// Fields lists the tagged properties of t, a struct type or a pointer to
+// one; ok is false for any other type.
+func Fields(t reflect.Type) (fields []Field, ok bool, err error) {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, false, nil
+	}
+	l, err := layoutOf(t)
+	if err != nil {
+		return nil, true, err
+	}
+	for _, f := range l.fields {
+		fields = append(fields, Field{Name: f.name, GoName: t.Field(f.index).Name, Optional: f.optional})
+	}
+	return fields, true, nil
+}
+
 type layout struct {
 	fields []field
 }

@@ -1,0 +1,74 @@
+package host
+
+import (
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/internal/typed"
+	"github.com/polyhost/polyhost/host/schema"
+)
+
+// shape is the Go argument and result types an author serves a token with.
+type shape struct{ args, result reflect.Type }
+
+func shapeOf[A, R any]() shape { return shape{reflect.TypeFor[A](), reflect.TypeFor[R]()} }
+
+// checkShapes compares the struct tags of every component, method and
+// function with the schema, so that a misspelt tag or a missing
+// ",optional" stops the provider at start-up rather than failing the
+// user's program with an error about inputs they passed correctly.
+func (p *Provider) checkShapes() error {
+	for _, tok := range slices.Sorted(maps.Keys(p.shapes)) {
+		if err := p.checkShape(tok, p.shapes[tok]); err != nil {
+			return fmt.Errorf("%s: %w", tok, err)
+		}
+	}
+	return nil
+}
+
+func (p *Provider) checkShape(tok string, sh shape) error {
+	var ins, outs *schema.Object
+	if r, ok := p.schema.Resource(tok); ok {
+		in := r.Inputs()
+		ins, outs = &in, &r.Object
+	} else if fn, ok := p.schema.Function(tok); ok {
+		ins, outs = fn.Inputs, fn.Outputs
+	} else {
+		return fmt.Errorf("the schema does not declare it")
+	}
+	args, isStruct, err := typed.Fields(sh.args)
+	if err != nil {
+		return err
+	}
+	if !isStruct && sh.args != reflect.TypeFor[property.Map]() {
+		return fmt.Errorf("the arguments must be a struct or property.Map, not %s", sh.args)
+	}
+	for _, f := range args {
+		switch {
+		case ins == nil || !hasProperty(*ins, f.Name):
+			return fmt.Errorf("field %s.%s reads input %q, which the schema does not declare", sh.args, f.GoName, f.Name)
+		case !f.Optional && !slices.Contains(ins.Required, f.Name):
+			return fmt.Errorf("input %q is optional in the schema, so field %s.%s needs the tag `pulumi:\"%s,optional\"`",
+				f.Name, sh.args, f.GoName, f.Name)
+		}
+	}
+	results, _, err := typed.Fields(sh.result)
+	if err != nil {
+		return err
+	}
+	for _, f := range results {
+		if outs == nil || !hasProperty(*outs, f.Name) {
+			return fmt.Errorf("field %s.%s sets output %q, which the schema does not declare", sh.result, f.GoName, f.Name)
+		}
+	}
+	return nil
+}
+
+func hasProperty(obj schema.Object, name string) bool {
+	_, ok := obj.Properties[name]
+	return ok
+}
