@@ -163,6 +163,9 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	if req.Parent == "" {
 		req.Parent = c.urn
 	}
+	if err := c.provider.checkChildKind(req); err != nil {
+		return monitorclient.RegisterResourceResponse{}, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
+	}
 	if req.Custom && req.Provider == "" {
 		if ref, ok := c.opts.Providers[packageOf(req.Type)]; ok {
 			req.Provider = ref

@@ -617,3 +617,24 @@ func TestVersion(t *testing.T) {
 		t.Errorf("New with version banana = %v, want a semver error", err)
 	}
 }
+
+// A child of this package's custom type registered without Custom would be
+// recorded as an empty component; the host refuses it, naming the type.
+func TestChildKindCheckedAgainstSchema(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			_, err := c.Register(ctx, monitorclient.RegisterResourceRequest{Type: "test:index:Thing", Name: "t"})
+			return compOut{}, err
+		}))
+	_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "x"}))
+	if err == nil || !strings.Contains(err.Error(), `register child test:index:Thing "t": test:index:Thing is a custom resource in the schema: set Custom`) {
+		t.Fatalf("error = %v, want the missing Custom named", err)
+	}
+	for _, r := range mon.Registrations() {
+		if r.Name == "t" {
+			t.Fatalf("the child was registered: %+v", r)
+		}
+	}
+}

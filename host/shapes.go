@@ -10,6 +10,7 @@ import (
 
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/host/schema"
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 // shape is the Go argument and result types an author serves a token with.
@@ -71,4 +72,23 @@ func (p *Provider) checkShape(tok string, sh shape) error {
 func hasProperty(obj schema.Object, name string) bool {
 	_, ok := obj.Properties[name]
 	return ok
+}
+
+// checkChildKind refuses a child registration whose Custom flag contradicts
+// this package's schema, such as a custom resource registered without
+// Custom, which the engine would record as an empty component.
+func (p *Provider) checkChildKind(req monitorclient.RegisterResourceRequest) error {
+	if p.schema == nil || req.Remote {
+		return nil
+	}
+	r, ok := p.schema.Resource(req.Type)
+	switch {
+	case !ok:
+		return nil
+	case !r.IsComponent && !req.Custom:
+		return fmt.Errorf("%s is a custom resource in the schema: set Custom", req.Type)
+	case r.IsComponent && req.Custom:
+		return fmt.Errorf("%s is a component in the schema: leave Custom unset", req.Type)
+	}
+	return nil
 }

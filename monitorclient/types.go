@@ -66,6 +66,9 @@ type RegisterResourceRequest struct {
 	Type   string
 	Name   string
 	Parent string // parent URN
+	// Custom must be set for a custom resource (one a provider's CRUD
+	// manages): without it the engine records a component of that type,
+	// with no provider and no outputs.
 	Custom bool
 	Remote bool
 
