@@ -57,7 +57,8 @@ func (r *registry) load(ctx context.Context, pkg tokens.Package) (plugin.Provide
 	}
 	path, ok := r.d.opts.Plugins[string(pkg)]
 	if !ok {
-		return nil, fmt.Errorf("no plugin for package %q (set Options.Plugins[%q])", pkg, pkg)
+		return nil, fmt.Errorf("no plugin for package %q: the engine needs the path of its pulumi-resource-%s binary "+
+			"(Options.Plugins; with polyup, -plugin %s=PATH)", pkg, pkg, pkg)
 	}
 	p, err := plugin.NewProviderFromPath(r.d.pctx.Host, r.d.pctx, path)
 	if err != nil {

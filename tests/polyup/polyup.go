@@ -25,6 +25,16 @@ const usage = `usage: polyup [flags] preview|up|refresh|destroy [program-dir]
 Runs a Pulumi program on the embedded engine. State lives in
 <program-dir>/.polyup/<stack>.json unless -state says otherwise.
 
+Each package's provider is its pulumi-resource-<pkg> binary: from -plugin,
+else from PATH; this repository's sitekit is built on demand. To try your
+own provider, go build it and pass -plugin <pkg>=<path>.
+
+Go programs need only Go. TypeScript and Python programs need the SDKs that
+bash tests/setup.sh installs into tests/.deps; outside this repository, set
+POLYHOST_NODE_MODULES (a node_modules with @pulumi/pulumi) and
+POLYHOST_PYTHON (a Python with the pulumi package). YAML programs need the
+real Pulumi CLI.
+
 Flags:
 `
 

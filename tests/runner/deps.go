@@ -38,7 +38,9 @@ func depsDir(hint string) (string, error) {
 			dir = parent
 		}
 	}
-	return "", fmt.Errorf("%w: cannot find the repository (tests/setup.sh) above the working directory", ErrDepsMissing)
+	return "", fmt.Errorf("%w: cannot find the repository (tests/setup.sh) above the working directory; "+
+		"elsewhere, set %s to a node_modules with @pulumi/pulumi and %s to a Python with the pulumi package",
+		ErrDepsMissing, EnvNodeModules, EnvPython)
 }
 
 // nodeModulesDir returns the shared node_modules directory and checks that
