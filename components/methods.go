@@ -25,14 +25,15 @@ type URLResult struct {
 	URL property.Value `pulumi:"url"`
 }
 
-// PageURL computes a page's address from the site's recorded url.
+// PageURL computes the address of one of the site's pages (stored under
+// pages/) from the site's recorded url.
 func PageURL(ctx context.Context, self *host.Component, args PageURLArgs) (URLResult, error) {
 	if args.Page.IsString() && strings.Contains(args.Page.AsString(), "..") {
 		return URLResult{}, host.Errorf("page", "must not contain \"..\"")
 	}
 	return URLResult{URL: host.Apply(func(v ...property.Value) property.Value {
 		base := strings.TrimSuffix(v[0].AsString(), "index.html")
-		return property.New(base + v[1].AsString())
+		return property.New(base + "pages/" + v[1].AsString())
 	}, self.State().Get("url"), args.Page)}, nil
 }
 
@@ -44,10 +45,16 @@ type AddPageArgs struct {
 
 // AddPage stores one more page in the site's bucket, as a child of the site.
 func AddPage(ctx context.Context, self *host.Component, args AddPageArgs) (URLResult, error) {
-	if args.Name == "" || strings.ContainsAny(args.Name, "/\\") {
-		return URLResult{}, host.Errorf("name", "must be a non-empty file name without slashes")
+	if !validPageName(args.Name) {
+		return URLResult{}, host.Errorf("name", pageNameRule)
 	}
-	obj, err := registerObject(ctx, self, self.Name()+"-extra-"+args.Name, self.State().Get("bucketName"), "pages/"+args.Name, args.Content)
+	// The site's recorded outputs carry no dependencies: make the page
+	// depend on the site's bucket, so that a destroy deletes it first.
+	bucketName := self.State().Get("bucketName")
+	if ref := self.State().Get("bucket"); ref.IsResourceReference() {
+		bucketName = bucketName.WithDependencies(append(bucketName.Dependencies(), ref.AsResourceReference().URN))
+	}
+	obj, err := registerObject(ctx, self, self.Name()+"-extra-"+args.Name, bucketName, "pages/"+args.Name, args.Content)
 	if err != nil {
 		return URLResult{}, err
 	}

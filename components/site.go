@@ -3,7 +3,10 @@ package components
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -43,6 +46,9 @@ const defaultErrorPage = "<h1>Not found</h1>"
 // BuildSite registers a bucket, the index and error pages, and a nested
 // PageSet holding the other pages.
 func BuildSite(ctx context.Context, c *host.Component, args SiteArgs) (SiteOutputs, error) {
+	if err := checkPageNames("pages", args.Pages); err != nil {
+		return SiteOutputs{}, err
+	}
 	bucket, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
 		Type: BucketType, Name: c.Name() + "-bucket", Custom: true,
 		Inputs: property.NewMap(map[string]property.Value{
@@ -112,6 +118,9 @@ type PageSetOutputs struct {
 
 // BuildPageSet stores each page as an object, concurrently.
 func BuildPageSet(ctx context.Context, c *host.Component, args PageSetArgs) (PageSetOutputs, error) {
+	if err := checkPageNames("pages", args.Pages); err != nil {
+		return PageSetOutputs{}, err
+	}
 	names := make([]string, 0, len(args.Pages))
 	for name := range args.Pages {
 		names = append(names, name)
@@ -137,6 +146,30 @@ func BuildPageSet(ctx context.Context, c *host.Component, args PageSetArgs) (Pag
 		return property.New(float64(len(names)))
 	}, withoutUnknowns(deps)...)
 	return PageSetOutputs{Keys: keys, Count: count}, nil
+}
+
+// checkPageNames refuses page names that are not plain file names, as
+// addPage does: a page is stored under its set's prefix, and a slash or
+// ".." would put it elsewhere in the bucket.
+func checkPageNames(path string, pages map[string]property.Value) error {
+	ie := &host.InputError{Message: "invalid page names"}
+	for _, name := range slices.Sorted(maps.Keys(pages)) {
+		if !validPageName(name) {
+			ie.Properties = append(ie.Properties, host.PropertyError{
+				Path: fmt.Sprintf("%s[%q]", path, name), Reason: pageNameRule,
+			})
+		}
+	}
+	if len(ie.Properties) > 0 {
+		return ie
+	}
+	return nil
+}
+
+const pageNameRule = "must be a non-empty file name without slashes or \"..\""
+
+func validPageName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, "/\\") && !strings.Contains(name, "..")
 }
 
 // withoutUnknowns keeps the dependencies of vals but not their values, so

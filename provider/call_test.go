@@ -40,7 +40,7 @@ func TestMethods(t *testing.T) {
 
 	t.Run("value from state", func(t *testing.T) {
 		res := call(t, prov, mon, false, "sitekit:index:Site/pageUrl", resource.PropertyMap{"__self__": self, "page": resource.NewProperty("about.html")})
-		if len(res.Failures) > 0 || res.Return["url"].StringValue() != "mem://bucket-1/about.html" {
+		if len(res.Failures) > 0 || res.Return["url"].StringValue() != "mem://bucket-1/pages/about.html" {
 			t.Fatalf("pageUrl = %v, failures %v", res.Return, res.Failures)
 		}
 	})

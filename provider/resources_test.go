@@ -499,3 +499,22 @@ func TestBackendUnconfigured(t *testing.T) {
 		t.Fatalf("read without storage: %v", err)
 	}
 }
+
+// A file URL whose first path segment sits in the host slot would make the
+// storage write under the filesystem root; it is refused, naming the part.
+func TestStorageURLHostRefused(t *testing.T) {
+	if _, err := storage.Open(context.Background(), "file://relative/dir"); err == nil ||
+		!strings.Contains(err.Error(), `"relative" is not part of the path`) {
+		t.Fatalf("Open(file://relative/dir) = %v, want the host refused", err)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	s, err := storage.Open(context.Background(), "file://./store")
+	if err != nil {
+		t.Fatalf("Open(file://./store): %v", err)
+	}
+	defer s.Close()
+	if st, err := os.Stat(filepath.Join(dir, "store")); err != nil || !st.IsDir() {
+		t.Fatalf("file://./store is not ./store: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,6 +93,7 @@ func goEnv(k string) string {
 const stateUsage = `usage: state FILE count TYPE N
        state FILE has TYPE NAME
        state FILE parent NAME PARENT-NAME
+       state FILE dependsOn NAME OTHER-NAME
        state FILE output KEY VALUE
        state FILE secret KEY
        state FILE field NAME KEY VALUE
@@ -150,6 +152,9 @@ func cmdState(ts *testscript.TestScript, neg bool, args []string) {
 	case op == "parent" && len(rest) == 2:
 		r, p := mustName(rest[0]), mustName(rest[1])
 		check(r.Parent == p.URN, "parent of %s is %s, want %s", rest[0], r.Parent, p.URN)
+	case op == "dependsOn" && len(rest) == 2:
+		r, d := mustName(rest[0]), mustName(rest[1])
+		check(slices.Contains(r.Dependencies, d.URN), "dependencies of %s are %v, want %s among them", rest[0], r.Dependencies, d.URN)
 	case op == "output" && len(rest) == 2:
 		got := display(stackOutputs(ts, resources).Get(rest[0]))
 		check(got == rest[1], "stack output %s = %s, want %s", rest[0], got, rest[1])

@@ -90,7 +90,7 @@ class Site(pulumi.ComponentResource):
         return pulumi.get(self, "bucket")
 
     def page_url(self, *, page: pulumi.Input[str]) -> pulumi.Output[UrlResult]:
-        """Address of one page of the site, computed from the site's url."""
+        """Address of one of the site's further pages (from `pages` or add_page)."""
         args = {"__self__": self, "page": page}
         return pulumi.runtime.call("sitekit:index:Site/pageUrl", args, res=self, typ=UrlResult)
 

@@ -18,7 +18,7 @@ export interface SiteArgs {
 
 /** Arguments of Site.pageUrl. */
 export interface SitePageUrlArgs {
-    /** Page file name, e.g. about.html. */
+    /** Page file name, a key of `pages`, e.g. about.html. */
     page: pulumi.Input<string>;
 }
 
@@ -65,7 +65,7 @@ export class Site extends pulumi.ComponentResource {
         super(Site.__pulumiType, name, inputs, opts, true /*remote*/);
     }
 
-    /** Address of one page of the site, computed from the site's url. */
+    /** Address of one of the site's further pages (from `pages` or addPage). */
     pageUrl(args: SitePageUrlArgs): pulumi.Output<UrlResult> {
         return pulumi.runtime.call("sitekit:index:Site/pageUrl", { __self__: this, page: args.page }, this);
     }

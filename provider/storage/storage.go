@@ -30,14 +30,19 @@ type Store struct {
 	known sync.Map // bucket names seen to exist, to spare a read per object write
 }
 
-// Open opens the storage root named by a URL. A file:// directory is
-// created if missing.
+// Open opens the storage root named by a URL: file:///abs/dir,
+// file://./dir (relative to the working directory) or mem://. A file://
+// directory is created if missing.
 func Open(ctx context.Context, rawURL string) (*Store, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("storageUrl %q: %w", rawURL, err)
 	}
 	if u.Scheme == "file" {
+		if u.Host != "" && u.Host != "." {
+			// fileblob would ignore the host and write under /<path>.
+			return nil, fmt.Errorf("storageUrl %q: a file URL names a directory as file:///abs/dir, or file://./dir relative to the program; %q is not part of the path", rawURL, u.Host)
+		}
 		q := u.Query()
 		q.Set("create_dir", "true")
 		u.RawQuery = q.Encode()

@@ -195,7 +195,7 @@ func call(ctx *pulumi.Context, tok string, args sdkprovider.CallArgs) (*sdkprovi
 		return &sdkprovider.CallResult{Failures: []sdkprovider.CallFailure{{Property: "page", Reason: `must not contain ".."`}}}, nil
 	}
 	url := pulumi.All(site.URL, a.Page).ApplyT(func(v []any) string {
-		return strings.TrimSuffix(v[0].(string), "index.html") + v[1].(string)
+		return strings.TrimSuffix(v[0].(string), "index.html") + "pages/" + v[1].(string)
 	}).(pulumi.StringOutput)
 	return sdkprovider.NewCallResult(&urlResult{URL: url})
 }

@@ -104,7 +104,7 @@ func siteAndCalls(ctx context.Context, t *testing.T, c pulumirpc.ResourceProvide
 	if err != nil {
 		return err
 	}
-	if url != "mem://"+name+"-bucket-0000/a.html" {
+	if url != "mem://"+name+"-bucket-0000/pages/a.html" {
 		return fmt.Errorf("%s: pageUrl = %q", name, url)
 	}
 	url, err = call("sitekit:index:Site/addPage", resource.PropertyMap{

@@ -223,6 +223,8 @@ func malformedCases() []malformedCase {
 			construct("sitekit:index:Site", map[string]any{})},
 		{"Construct", "wrong element type", "Site `pages: {\"a.html\": true}`", `pages["a.html"]`,
 			construct("sitekit:index:Site", with(site, "pages", map[string]any{"a.html": true}))},
+		{"Construct", "page name that leaves the page set", "Site `pages: {\"../x.html\": \"x\"}`", `pages["../x.html"]`,
+			construct("sitekit:index:Site", with(site, "pages", map[string]any{"../x.html": "x"}))},
 		{"Construct", "unknown input", "Site `colour: \"red\"`", "colour",
 			construct("sitekit:index:Site", with(site, "colour", "red"))},
 		{"Construct", "unknown component token", "type `sitekit:index:Nope`", "sitekit:index:Nope",
