@@ -9,6 +9,8 @@ import (
 	"github.com/polyhost/polyhost/examples/go/sitekit"
 )
 
+const defaultNews = "<p>No news yet.</p>"
+
 func main() {
 	pulumi.Run(func(ctx *pulumi.Context) error {
 		cfg := config.New(ctx, "")
@@ -34,9 +36,16 @@ func main() {
 		if err != nil {
 			return err
 		}
+		// The news page's body is secret config; set it with -secret news=...
+		news := cfg.GetSecret("news").ApplyT(func(s string) string {
+			if s == "" {
+				return defaultNews
+			}
+			return s
+		}).(pulumi.StringOutput)
 		newsURL, err := site.AddPage(ctx, &sitekit.SiteAddPageArgs{
 			Name:    pulumi.String("news.html"),
-			Content: cfg.GetSecret("news"),
+			Content: news,
 		})
 		if err != nil {
 			return err

@@ -16,7 +16,9 @@ site = sitekit.Site(
 about = site.page_url(page="about.html")
 # A secret argument keeps the result secret.
 hidden = site.page_url(page=pulumi.Output.secret("hidden.html"))
-news = site.add_page(name="news.html", content=config.require_secret("news"))
+# The news page's body is secret config; set it with -secret news=...
+news_content = config.get_secret("news") or pulumi.Output.secret("<p>No news yet.</p>")
+news = site.add_page(name="news.html", content=news_content)
 mirror = sitekit.Mirror("mirror", source=site)
 
 pulumi.export("url", site.url)

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,7 +55,9 @@ func (kv keyValues) Set(s string) error {
 
 // Main runs the command and returns its exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
-	if err := run(args, stdout, stderr); err != nil {
+	if err := run(args, stdout, stderr); errors.Is(err, flag.ErrHelp) {
+		return 0
+	} else if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 1
 	}
@@ -73,16 +76,28 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Var(config, "config", "stack config `key=value` (key as ns:name, or name for the project); repeatable")
 	fs.Var(secrets, "secret", "secret stack config `key=value`; repeatable")
 	fs.Var(plugins, "plugin", "provider plugin `pkg=path`; repeatable (default: pulumi-resource-<pkg> on PATH, or built from this repository)")
-	if err := fs.Parse(args); err != nil {
-		return err
+	// Flags may come before or after the operation and directory.
+	var pos []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
 	}
-	if fs.NArg() < 1 || fs.NArg() > 2 {
+	if len(pos) < 1 || len(pos) > 2 {
 		fs.Usage()
 		return errors.New("want an operation and at most one program directory")
 	}
-	op, dir := fs.Arg(0), "."
-	if fs.NArg() == 2 {
-		dir = fs.Arg(1)
+	op, dir := pos[0], "."
+	if len(pos) == 2 {
+		dir = pos[1]
+	}
+	if !slices.Contains([]string{"preview", "up", "refresh", "destroy"}, op) {
+		fs.Usage()
+		return fmt.Errorf("unknown operation %q: want preview, up, refresh or destroy", op)
 	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -118,6 +133,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	hidden := secretValues(cfg, secretKeys)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
@@ -136,26 +152,23 @@ func run(args []string, stdout, stderr io.Writer) error {
 			res, err = eng.Up(ctx, prog)
 		}
 		if err != nil {
-			printResult(stdout, res, nil)
+			printResult(stdout, res, hidden)
 			return err
 		}
 	case "refresh":
 		fmt.Fprintf(stdout, "Refreshing (%s):\n", *stack)
 		if res, err = eng.Refresh(ctx); err != nil {
-			printResult(stdout, res, nil)
+			printResult(stdout, res, hidden)
 			return err
 		}
 	case "destroy":
 		fmt.Fprintf(stdout, "Destroying (%s):\n", *stack)
 		if res, err = eng.Destroy(ctx); err != nil {
-			printResult(stdout, res, nil)
+			printResult(stdout, res, hidden)
 			return err
 		}
-	default:
-		fs.Usage()
-		return fmt.Errorf("unknown operation %q", op)
 	}
-	printResult(stdout, res, secretValues(cfg, secretKeys))
+	printResult(stdout, res, hidden)
 	return nil
 }
 
@@ -347,7 +360,9 @@ func printResult(w io.Writer, res *engine.Result, secrets []string) {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[op], op))
 		}
 	}
-	fmt.Fprintf(w, "Resources: %s\n", strings.Join(parts, ", "))
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "Resources: %s\n", strings.Join(parts, ", "))
+	}
 }
 
 func nameOf(urn string) string {
