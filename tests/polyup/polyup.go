@@ -174,6 +174,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 
 // projectName reads the project name from Pulumi.yaml.
 func projectName(dir string) (string, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("%s: no such program directory", dir)
+	}
 	for _, name := range []string{"Pulumi.yaml", "Pulumi.yml"} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if errors.Is(err, os.ErrNotExist) {

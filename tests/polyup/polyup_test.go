@@ -19,6 +19,7 @@ func TestCommandLine(t *testing.T) {
 		// Flags after the operation and directory are flags too.
 		{[]string{"up", dir, "-stack=x", "-config=a=b"}, 1, "error: " + dir + ": no Pulumi.yaml"},
 		{[]string{"up", dir, "extra"}, 1, "error: want an operation and at most one program directory"},
+		{[]string{"up", dir + "/nope"}, 1, "error: " + dir + "/nope: no such program directory"},
 	}
 	for _, tc := range cases {
 		var stdout, stderr bytes.Buffer
