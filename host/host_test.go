@@ -619,22 +619,29 @@ func TestVersion(t *testing.T) {
 }
 
 // A child of this package's custom type registered without Custom would be
-// recorded as an empty component; the host refuses it, naming the type.
+// recorded as an empty component, and one of a type the schema does not
+// declare has no SDK; the host refuses both, naming the type.
 func TestChildKindCheckedAgainstSchema(t *testing.T) {
 	t.Parallel()
 	mon := fakemonitor.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
-			_, err := c.Register(ctx, monitorclient.RegisterResourceRequest{Type: "test:index:Thing", Name: "t"})
+			typ := map[string]string{"custom": "test:index:Thing", "undeclared": "test:index:Nope"}[args.Greeting]
+			_, err := c.Register(ctx, monitorclient.RegisterResourceRequest{Type: typ, Name: "t-" + args.Greeting})
 			return compOut{}, err
 		}))
-	_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "x"}))
-	if err == nil || !strings.Contains(err.Error(), `register child test:index:Thing "t": test:index:Thing is a custom resource in the schema: set Custom`) {
-		t.Fatalf("error = %v, want the missing Custom named", err)
+	for greeting, want := range map[string]string{
+		"custom":     `register child test:index:Thing "t-custom": test:index:Thing is a custom resource in the schema: set Custom`,
+		"undeclared": `register child test:index:Nope "t-undeclared": the schema of package test does not declare test:index:Nope`,
+	} {
+		_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", greeting, map[string]any{"greeting": greeting}))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error = %v, want %q", err, want)
+		}
 	}
 	for _, r := range mon.Registrations() {
-		if r.Name == "t" {
-			t.Fatalf("the child was registered: %+v", r)
+		if strings.HasPrefix(r.Name, "t-") {
+			t.Errorf("the child was registered: %+v", r)
 		}
 	}
 }

@@ -74,15 +74,18 @@ func hasProperty(obj schema.Object, name string) bool {
 	return ok
 }
 
-// checkChildKind refuses a child registration whose Custom flag contradicts
-// this package's schema, such as a custom resource registered without
-// Custom, which the engine would record as an empty component.
+// checkChildKind refuses a child of this package's types that its schema
+// does not declare, or whose Custom flag contradicts the schema, such as a
+// custom resource registered without Custom, which the engine would record
+// as an empty component.
 func (p *Provider) checkChildKind(req monitorclient.RegisterResourceRequest) error {
 	if p.schema == nil || req.Remote {
 		return nil
 	}
 	r, ok := p.schema.Resource(req.Type)
 	switch {
+	case !ok && packageOf(req.Type) == p.name:
+		return fmt.Errorf("the schema of package %s does not declare %s", p.name, req.Type)
 	case !ok:
 		return nil
 	case !r.IsComponent && !req.Custom:
