@@ -518,3 +518,38 @@ func TestStorageURLHostRefused(t *testing.T) {
 		t.Fatalf("file://./store is not ./store: %v", err)
 	}
 }
+
+// Deleting a file-stored bucket removes the directories its objects left
+// behind, but never a file.
+func TestDeleteBucketRemovesEmptyDirs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := storage.Open(ctx, "file://"+dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, b := range []string{"empty", "full"} {
+		if err := s.PutBucket(ctx, storage.BucketInfo{Name: b}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutObject(ctx, storage.Object{Bucket: b, Key: "pages/a.html", Content: "a"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.DeleteObject(ctx, "empty", "pages/a.html"); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{"empty", "full"} {
+		if err := s.DeleteBucket(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "empty")); !os.IsNotExist(err) {
+		t.Errorf("the emptied bucket's directory is still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "full", "pages", "a.html")); err != nil {
+		t.Errorf("an object left in a deleted bucket was removed: %v", err)
+	}
+}

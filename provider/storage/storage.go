@@ -8,7 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -27,6 +30,7 @@ const markerKey = ".sitekit-bucket"
 type Store struct {
 	url   string
 	root  *blob.Bucket
+	dir   string   // for file:// storage, the local directory; else empty
 	known sync.Map // bucket names seen to exist, to spare a read per object write
 }
 
@@ -51,7 +55,11 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storageUrl %q: %w", rawURL, err)
 	}
-	return &Store{url: strings.TrimSuffix(rawURL, "/"), root: root}, nil
+	st := &Store{url: strings.TrimSuffix(rawURL, "/"), root: root}
+	if u.Scheme == "file" {
+		st.dir = filepath.FromSlash(u.Host + u.Path) // host is "" or "."
+	}
+	return st, nil
 }
 
 // Close releases the root.
@@ -100,7 +108,29 @@ func (s *Store) GetBucket(ctx context.Context, name string) (BucketInfo, error) 
 // delete never destroys data the engine still tracks.
 func (s *Store) DeleteBucket(ctx context.Context, name string) error {
 	s.known.Delete(name)
-	return ignoreNotFound(s.root.Delete(ctx, name+"/"+markerKey))
+	if err := ignoreNotFound(s.root.Delete(ctx, name+"/"+markerKey)); err != nil {
+		return err
+	}
+	if s.dir != "" {
+		removeEmptyDirs(filepath.Join(s.dir, name))
+	}
+	return nil
+}
+
+// removeEmptyDirs removes dir and the directories under it that are empty
+// once their subdirectories are gone: a file store leaves them behind
+// when objects are deleted. Anything still holding a file stays.
+func removeEmptyDirs(dir string) {
+	var dirs []string
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, path)
+		}
+		return nil
+	})
+	for i := len(dirs) - 1; i >= 0; i-- { // deepest first
+		_ = os.Remove(dirs[i])
+	}
 }
 
 // Object is one stored object.
