@@ -379,13 +379,7 @@ func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resSta
 		d.mu.Lock()
 		d.creates[news.URN] = true
 		d.mu.Unlock()
-		return func(ctx context.Context) error {
-			if err := d.create(ctx, prov, news, old, OpCreateReplacement, true); err != nil {
-				return err
-			}
-			d.recordStep(OpReplace, news)
-			return nil
-		}, nil
+		return d.createBeforeDelete(prov, news, old), nil
 	case old != nil:
 		return d.diffSteps(ctx, g, prov, news, old, seed)
 	default:
@@ -588,13 +582,7 @@ func (d *deployment) replace(ctx context.Context, g *goal, prov ops, news, old *
 		dbr = *g.DeleteBeforeReplace
 	}
 	if !dbr {
-		return func(ctx context.Context) error {
-			if err := d.create(ctx, prov, news, old, OpCreateReplacement, true); err != nil {
-				return err
-			}
-			d.recordStep(OpReplace, news)
-			return nil
-		}, nil
+		return d.createBeforeDelete(prov, news, old), nil
 	}
 
 	toReplace, err := d.dependentReplacements(ctx, old)
@@ -636,6 +624,18 @@ func (d *deployment) replace(ctx context.Context, g *goal, prov ops, news, old *
 		d.recordStep(OpReplace, news)
 		return d.create(ctx, prov, news, old, OpCreateReplacement, false)
 	}, nil
+}
+
+// createBeforeDelete is the chain of a create-before-delete replacement:
+// the new resource is created, and old is deleted at the end.
+func (d *deployment) createBeforeDelete(prov ops, news, old *resState) chain {
+	return func(ctx context.Context) error {
+		if err := d.create(ctx, prov, news, old, OpCreateReplacement, true); err != nil {
+			return err
+		}
+		d.recordStep(OpReplace, news)
+		return nil
+	}
 }
 
 // dependentReplacements lists (in dependency order) the old resources that
