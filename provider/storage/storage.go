@@ -111,7 +111,8 @@ func (s *Store) DeleteBucket(ctx context.Context, name string) error {
 	if err := ignoreNotFound(s.root.Delete(ctx, name+"/"+markerKey)); err != nil {
 		return err
 	}
-	if s.dir != "" {
+	// Only a plain name: an imported ID such as ".." must not reach outside.
+	if s.dir != "" && name == filepath.Base(name) && name != "." && name != ".." {
 		removeEmptyDirs(filepath.Join(s.dir, name))
 	}
 	return nil
