@@ -122,10 +122,10 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		}
 		return callResponse{}, err
 	}
+	out = self.secrets.mark(out)
 	if err := p.checkOutputs(ctx, req.Token, self.name, self.urn, out); err != nil {
 		return callResponse{}, err
 	}
-	out = self.secrets.mark(out)
 	return callResponse{Return: out, ReturnDependencies: monitorclient.DependencyMap(out)}, nil
 }
 

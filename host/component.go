@@ -280,10 +280,10 @@ func Nested[A, O any](ctx context.Context, parent *Component, token, name string
 	if err != nil {
 		return zero, &StepError{Token: token, Name: name, Step: "encode outputs", Err: err}
 	}
+	outputs = parent.secrets.mark(outputs)
 	if err := parent.provider.checkOutputs(ctx, token, name, resp.URN, outputs); err != nil {
 		return zero, err
 	}
-	outputs = parent.secrets.mark(outputs)
 	if _, err := parent.monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: resp.URN, Outputs: outputs}); err != nil {
 		return zero, &StepError{Token: token, Name: name, Step: "register outputs", Err: err}
 	}

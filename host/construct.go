@@ -81,13 +81,13 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 	// Registrations the component code started but did not wait for must
 	// still be answered before Construct returns.
 	c.pending.Wait()
-	if err == nil {
-		err = p.checkOutputs(ctx, req.Type, req.Name, own.URN, outputs)
-	}
 	if err != nil {
 		return constructResponse{}, err
 	}
 	outputs = c.secrets.mark(markSecret(outputs, o.AdditionalSecretOutputs))
+	if err := p.checkOutputs(ctx, req.Type, req.Name, own.URN, outputs); err != nil {
+		return constructResponse{}, err
+	}
 	if _, err := monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: own.URN, Outputs: outputs}); err != nil {
 		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register outputs", Err: err}
 	}

@@ -58,6 +58,7 @@ resources:
       shout: {type: string}
       echo: {type: string}
       greeting: {type: string}
+      count: {type: integer}
   test:index:Thing:
     inputProperties:
       size: {type: integer}
@@ -643,5 +644,24 @@ func TestChildKindCheckedAgainstSchema(t *testing.T) {
 		if strings.HasPrefix(r.Name, "t-") {
 			t.Errorf("the child was registered: %+v", r)
 		}
+	}
+}
+
+// An output that fails the schema check while holding a secret decoded
+// into a plain field is named without its value.
+func TestOutputCheckHidesPlainFieldSecrets(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
+		func(ctx context.Context, c *host.Component, args passArgs) (property.Map, error) {
+			return property.NewMap(map[string]property.Value{"count": property.New("pw " + args.Password)}), nil
+		}))
+	req := constructReq(mon, "test:index:Vault", "v", nil)
+	req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{
+		"password": resource.MakeSecret(resource.NewProperty("hunter2")),
+	}, plugin.MarshalOptions{KeepSecrets: true})
+	_, err := client.Construct(context.Background(), req)
+	if err == nil || !strings.Contains(err.Error(), "count: does not match the schema") || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("error = %v, want count named and the secret hidden", err)
 	}
 }
