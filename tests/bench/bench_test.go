@@ -74,7 +74,7 @@ func describe(state []engine.Resource) []string {
 
 func mask(v any) string { return randomHex.ReplaceAllString(fmt.Sprint(v), "-X") }
 
-// TestParity checks that the comparison is fair: the peer and the floor
+// TestParity checks that the comparison is fair: the peer and the floors
 // leave the same resources, inputs and outputs as ours, and pageUrl
 // answers the same with each.
 func TestParity(t *testing.T) {
@@ -82,7 +82,7 @@ func TestParity(t *testing.T) {
 	ctx := context.Background()
 	for _, preview := range []bool{true, false} {
 		samples := map[Impl]Sample{}
-		for _, impl := range []Impl{Ours, Peer, Floor} {
+		for _, impl := range Impls {
 			s, err := r.Run(ctx, impl, Workload{Pages: 3, Calls: 2, Preview: preview})
 			if err != nil {
 				t.Fatal(err)
@@ -97,17 +97,17 @@ func TestParity(t *testing.T) {
 			t.Fatalf("ours left %d resources:\n%s", len(ours.State), strings.Join(describe(ours.State), "\n"))
 		}
 		want := describe(ours.State)
-		for _, impl := range []Impl{Peer, Floor} {
+		for _, impl := range Impls[1:] {
 			if got := describe(samples[impl].State); !slices.Equal(got, want) {
 				t.Errorf("preview=%v: %s state differs from ours:\n%s\nours:\n%s", preview, impl, strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		}
-		for _, impl := range []Impl{Peer, Floor} {
+		for _, impl := range Impls[1:] {
 			if got, want := mask(samples[impl].Outputs), mask(ours.Outputs); got != want {
 				t.Errorf("preview=%v: %s Site outputs %s, ours %s", preview, impl, got, want)
 			}
 		}
-		for _, impl := range []Impl{Peer, Floor} {
+		for _, impl := range Impls[1:] {
 			if got, want := mask(samples[impl].CallReturns), mask(ours.CallReturns); got != want || len(ours.CallReturns) != 2 {
 				t.Errorf("preview=%v: pageUrl returned %s with %s, %s with ours", preview, got, impl, want)
 			}
@@ -139,7 +139,7 @@ func BenchmarkConstruct(b *testing.B) {
 	_, r := setup(b)
 	for _, mode := range []string{"preview", "update"} {
 		for _, n := range []int{1, 100, 1000} {
-			for _, impl := range []Impl{Ours, Peer, Floor} {
+			for _, impl := range Impls {
 				b.Run(fmt.Sprintf("%s/pages=%d/%s", mode, n, impl), func(b *testing.B) {
 					var samples []Sample
 					for b.Loop() {
@@ -158,7 +158,7 @@ func BenchmarkConstruct(b *testing.B) {
 
 func BenchmarkConcurrent(b *testing.B) {
 	_, r := setup(b)
-	for _, impl := range []Impl{Ours, Peer, Floor} {
+	for _, impl := range Impls {
 		b.Run(string(impl), func(b *testing.B) {
 			var samples []Sample
 			for b.Loop() {

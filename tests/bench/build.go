@@ -21,14 +21,22 @@ const (
 	// Floor is a plugin whose Construct sends the same registrations with
 	// a bare client and does nothing else, tests/bench/floor.
 	Floor Impl = "floor"
+	// BoundedFloor is the floor keeping at most the engine's parallel
+	// registrations in flight, as ours does.
+	BoundedFloor Impl = "floor-bounded"
 )
+
+// Impls are the implementations the deployment measurements compare, in
+// report order.
+var Impls = []Impl{Ours, Peer, Floor, BoundedFloor}
 
 const pluginName = "pulumi-resource-sitekit"
 
 var packages = map[Impl]string{
-	Ours:  "github.com/polyhost/polyhost/provider/cmd/pulumi-resource-sitekit",
-	Peer:  "github.com/polyhost/polyhost/tests/peer/cmd/pulumi-resource-sitekit-peer",
-	Floor: "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-floor",
+	Ours:         "github.com/polyhost/polyhost/provider/cmd/pulumi-resource-sitekit",
+	Peer:         "github.com/polyhost/polyhost/tests/peer/cmd/pulumi-resource-sitekit-peer",
+	Floor:        "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-floor",
+	BoundedFloor: "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-floor-bounded",
 }
 
 const wrapperPackage = "github.com/polyhost/polyhost/tests/bench/cmd/rusagewrap"
@@ -42,7 +50,7 @@ type Binaries struct {
 	Direct map[Impl]string
 }
 
-// Build builds ours, the peer, the floor and the wrapper into dir. Run it from inside
+// Build builds every implementation and the wrapper into dir. Run it from inside
 // the module.
 func Build(ctx context.Context, dir string) (*Binaries, error) {
 	b := &Binaries{Wrapped: map[Impl]string{}, Direct: map[Impl]string{}}
@@ -55,7 +63,7 @@ func Build(ctx context.Context, dir string) (*Binaries, error) {
 		return nil, err
 	}
 	var g errgroup.Group
-	for _, impl := range []Impl{Ours, Peer, Floor} {
+	for _, impl := range Impls {
 		direct := filepath.Join(dir, string(impl), "real", pluginName)
 		wrapped := filepath.Join(dir, string(impl), pluginName)
 		b.Direct[impl], b.Wrapped[impl] = direct, wrapped
@@ -70,8 +78,8 @@ func Build(ctx context.Context, dir string) (*Binaries, error) {
 		return nil, err
 	}
 	// Every implementation's children's provider is ours, so the CRUD
-	// work is the same code in all three (see rusagewrap).
-	for _, impl := range []Impl{Peer, Floor} {
+	// work is the same code in all of them (see rusagewrap).
+	for _, impl := range Impls[1:] {
 		children := filepath.Join(dir, string(impl), "children", pluginName)
 		if err := os.MkdirAll(filepath.Dir(children), 0o755); err != nil {
 			return nil, err

@@ -1,7 +1,7 @@
 // Package bench compares the host's Construct and Call with a Go SDK
 // implementation of the same components (tests/peer) and with the
-// engine-bound floor (tests/bench/floor: a bare client sending the same
-// registrations), on the embedded engine (tests/engine). It is for whoever
+// engine-bound floors (tests/bench/floor: a bare client sending the same
+// registrations all at once, or at most `parallel` at once), on the embedded engine (tests/engine). It is for whoever
 // changes host/ or monitorclient/ and wants to know what it costs.
 //
 // Start with the polybench command, which runs every measurement in
@@ -13,7 +13,7 @@
 // test (Construct, Call) and a children's provider, always ours, serving the
 // CRUD of the custom children. `go test -bench . ./tests/bench` runs the
 // same workloads one implementation at a time (Benchmark*); plain `go test`
-// runs only TestParity, which checks that ours, the peer and the floor
+// runs only TestParity, which checks that ours, the peer and the floors
 // produce the same resources and outputs. The pieces: Build (plugins behind
 // the rusagewrap command, which reports each plugin's CPU, peak RSS and
 // role), Runner.Run (one deployment of a Workload), ColdStart, RunSuite (the

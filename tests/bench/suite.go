@@ -104,7 +104,7 @@ func RunSuite(ctx context.Context, bins *Binaries, r *Runner, cfg Config) (*Resu
 			res.metric(k+".wall", "Construct wall time, "+what, "ms")
 			res.metric(k+".cpu", "provider CPU, "+what, "ms")
 			res.metric(k+".rss", "provider peak RSS, "+what, "MB")
-			res.metric(k+".children_cpu", "children's provider CPU (CRUD, same code in all three), "+what, "ms")
+			res.metric(k+".children_cpu", "children's provider CPU (CRUD, same code in all), "+what, "ms")
 		}
 	}
 	concurrent := fmt.Sprintf("%d Sites of %d pages at once", cfg.ConcurrentSites, cfg.ConcurrentPages)
@@ -127,7 +127,7 @@ func RunSuite(ctx context.Context, bins *Binaries, r *Runner, cfg Config) (*Resu
 		}
 	}
 
-	all := []Impl{Ours, Peer, Floor}
+	all := Impls
 	for round := range cfg.Rounds {
 		progress("round %d/%d", round+1, cfg.Rounds)
 		for _, preview := range []bool{true, false} {

@@ -3,12 +3,16 @@ package floor
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/signal"
 	"slices"
+	"syscall"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
-	sdkprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -25,7 +29,20 @@ type Server struct {
 	// Construct of Site is served by exactly the same code.
 	pulumirpc.ResourceProviderServer
 	monitors *monitorclient.Pool
+	sending  Sending
 }
+
+// Sending says how many registrations the floor has in flight at once.
+type Sending int
+
+const (
+	// AllAtOnce sends every independent registration at once, as the Go
+	// SDK does: the least CPU on this transport.
+	AllAtOnce Sending = iota
+	// Bounded keeps at most the engine's parallel in flight, as ours
+	// does: the least CPU for a provider that keeps that bound.
+	Bounded
+)
 
 // Construct sends a Site's registrations itself; other components go to the
 // inner server.
@@ -41,7 +58,11 @@ func (s *Server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	urn, outputs, err := Site(ctx, c, req.GetParent(), req.GetProviders()["sitekit"], req.GetName(), pages)
+	inFlight := 0 // no bound
+	if s.sending == Bounded {
+		inFlight = int(req.GetParallel())
+	}
+	urn, outputs, err := Site(ctx, c, inFlight, req.GetParent(), req.GetProviders()["sitekit"], req.GetName(), pages)
 	if err != nil {
 		return nil, err
 	}
@@ -82,14 +103,33 @@ func pageContents(inputs *structpb.Struct) ([]Page, error) {
 	return out, nil
 }
 
-// Main serves the floor plugin like the peer: with the Go SDK's
-// provider.Main.
-func Main(version string) error {
-	return sdkprovider.Main(sitekit.Name, func(*sdkprovider.HostClient) (pulumirpc.ResourceProviderServer, error) {
-		p, err := host.New(sitekit.Name, sitekit.Options(version)...)
-		if err != nil {
-			return nil, err
-		}
-		return &Server{ResourceProviderServer: host.NewServer(p), monitors: monitorclient.NewPool()}, nil
+// Main serves the floor plugin until the engine sends SIGINT. It serves
+// with the SDK's gRPC helper directly, not its provider.Main: that would
+// link the SDK's program model (package pulumi), whose start-up a bare
+// client does not need.
+func Main(version string, sending Sending) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cancel := make(chan bool)
+	go func() {
+		<-ctx.Done()
+		close(cancel)
+	}()
+	p, err := host.New(sitekit.Name, sitekit.Options(version)...)
+	if err != nil {
+		return err
+	}
+	srv := &Server{ResourceProviderServer: host.NewServer(p), monitors: monitorclient.NewPool(), sending: sending}
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Cancel: cancel,
+		Init: func(g *grpc.Server) error {
+			pulumirpc.RegisterResourceProviderServer(g, srv)
+			return nil
+		},
 	})
+	if err != nil {
+		return err
+	}
+	fmt.Println(handle.Port)
+	return <-handle.Done
 }

@@ -20,17 +20,26 @@ type Page struct{ Name, Content string }
 // and its PageSet, the bucket, the index and error objects, one object per
 // page and the two components' outputs, with the same dependencies between
 // them, every independent registration at once (a goroutine each, as the
-// Go SDK does). Custom children use the provider ref. It returns the Site's
-// URN and outputs.
-func Site(ctx context.Context, c *monitorclient.Client, parent, ref, name string, pages []Page) (string, property.Map, error) {
+// Go SDK does), or at most inFlight at once if inFlight > 0. Custom
+// children use the provider ref. It returns the Site's URN and outputs.
+func Site(ctx context.Context, c *monitorclient.Client, inFlight int, parent, ref, name string, pages []Page) (string, property.Map, error) {
+	register := c.RegisterResource
+	if inFlight > 0 {
+		sem := make(chan struct{}, inFlight)
+		register = func(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			return c.RegisterResource(ctx, req)
+		}
+	}
 	providers := map[string]string{"sitekit": ref}
-	site, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
+	site, err := register(ctx, monitorclient.RegisterResourceRequest{
 		Type: components.SiteType, Name: name, Parent: parent, Providers: providers,
 	})
 	if err != nil {
 		return "", property.Map{}, err
 	}
-	bucket, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
+	bucket, err := register(ctx, monitorclient.RegisterResourceRequest{
 		Type: components.BucketType, Name: name + "-bucket", Custom: true, Parent: site.URN, Provider: ref,
 		Inputs: property.NewMap(map[string]property.Value{
 			"labels": property.New(map[string]property.Value{"site": property.New(name)}),
@@ -42,7 +51,7 @@ func Site(ctx context.Context, c *monitorclient.Client, parent, ref, name string
 	bucketDep := []urn.URN{urn.URN(bucket.URN)}
 	bucketName := bucket.Outputs.Get("bucketName").WithDependencies(bucketDep)
 	object := func(ctx context.Context, parent, name, key string, content property.Value) (monitorclient.RegisterResourceResponse, error) {
-		return c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
+		return register(ctx, monitorclient.RegisterResourceRequest{
 			Type: components.ObjectType, Name: name, Custom: true, Parent: parent, Provider: ref,
 			Inputs: property.NewMap(map[string]property.Value{
 				"bucket": bucketName, "key": property.New(key), "content": content,
@@ -67,7 +76,7 @@ func Site(ctx context.Context, c *monitorclient.Client, parent, ref, name string
 	})
 	g.Go(func() error {
 		psName := name + "-pages"
-		ps, err := c.RegisterResource(gctx, monitorclient.RegisterResourceRequest{
+		ps, err := register(gctx, monitorclient.RegisterResourceRequest{
 			Type: components.PageSetType, Name: psName, Parent: site.URN,
 		})
 		if err != nil {
@@ -75,6 +84,9 @@ func Site(ctx context.Context, c *monitorclient.Client, parent, ref, name string
 		}
 		keys := make([]property.Value, len(pages))
 		pg, pctx := errgroup.WithContext(gctx)
+		if inFlight > 0 {
+			pg.SetLimit(inFlight) // no goroutine parked per waiting page
+		}
 		for i, page := range pages {
 			keys[i] = property.New("pages/" + page.Name)
 			pg.Go(func() error {

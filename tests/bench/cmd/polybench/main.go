@@ -1,12 +1,12 @@
 // Command polybench compares the host's Construct with the Go SDK's
-// (tests/peer) and with the engine-bound floor on the embedded engine, and
+// (tests/peer) and with the engine-bound floors on the embedded engine, and
 // writes the medians as Markdown (docs/performance.md). Run it from the
 // repository root:
 //
 //	go run ./tests/bench/cmd/polybench -o docs/performance.md
 //
 // -quick runs one short round to check that everything works; -profile
-// adds CPU and allocation profiles of both plugins at 1,000 pages.
+// adds CPU and allocation profiles of every plugin at 1,000 pages.
 package main
 
 import (

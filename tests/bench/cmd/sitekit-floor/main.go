@@ -11,7 +11,7 @@ import (
 )
 
 func main() {
-	if err := floor.Main("0.1.0"); err != nil {
+	if err := floor.Main("0.1.0", floor.AllAtOnce); err != nil {
 		fmt.Fprintf(os.Stderr, "sitekit-floor: %v\n", err)
 		os.Exit(1)
 	}

@@ -3,7 +3,7 @@
 // $POLYBENCH_PROFILE_DIR/<pid>.{cpu,allocs}.pprof, for finding where a
 // provider spends its time. $POLYBENCH_PROFILE_IMPL says which plugin it is:
 // ours (provider/cmd/pulumi-resource-sitekit, the default), peer
-// (tests/peer) or floor (tests/bench/floor). As a children's provider (see
+// (tests/peer), floor or floor-bounded (tests/bench/floor). As a children's provider (see
 // rusagewrap) it is always ours and writes no profiles. polybench -profile
 // uses it.
 package main
@@ -37,7 +37,9 @@ func main() {
 	case "peer":
 		err = peer.Main("0.1.0")
 	case "floor":
-		err = floor.Main("0.1.0")
+		err = floor.Main("0.1.0", floor.AllAtOnce)
+	case "floor-bounded":
+		err = floor.Main("0.1.0", floor.Bounded)
 	default:
 		p, perr := host.New(provider.Name, provider.Options("0.1.0")...)
 		if err = perr; err == nil {
