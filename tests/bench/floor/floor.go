@@ -8,8 +8,6 @@ import (
 	"slices"
 	"syscall"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/polyhost/polyhost/components"
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/internal/wire"
 	"github.com/polyhost/polyhost/monitorclient"
 	sitekit "github.com/polyhost/polyhost/provider"
 )
@@ -66,9 +65,7 @@ func (s *Server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 	if err != nil {
 		return nil, err
 	}
-	state, err := plugin.MarshalProperties(resource.ToResourcePropertyMap(outputs), plugin.MarshalOptions{
-		KeepUnknowns: true, KeepSecrets: true, KeepResources: true,
-	})
+	state, err := wire.MarshalMap(outputs, wire.MarshalOptions{Secrets: true, Resources: true})
 	if err != nil {
 		return nil, err
 	}
@@ -103,10 +100,10 @@ func pageContents(inputs *structpb.Struct) ([]Page, error) {
 	return out, nil
 }
 
-// Main serves the floor plugin until the engine sends SIGINT. It serves
-// with the SDK's gRPC helper directly, not its provider.Main: that would
-// link the SDK's program model (package pulumi), whose start-up a bare
-// client does not need.
+// Main serves the floor plugin until the engine sends SIGINT. Like ours, it
+// links neither the SDK's program model (package pulumi, through
+// provider.Main) nor the CLI's plugin code: a bare client needs neither,
+// and their start-up would count against the floor.
 func Main(version string, sending Sending) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
