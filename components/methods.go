@@ -37,24 +37,31 @@ func PageURL(ctx context.Context, self *host.Component, args PageURLArgs) (URLRe
 	}, self.State().Get("url"), args.Page)}, nil
 }
 
-// AddPageArgs are the arguments of Site.addPage.
+// AddPageArgs are the arguments of Site.addPage. Name is a property.Value
+// because it may be unknown in a preview.
 type AddPageArgs struct {
-	Name    string         `pulumi:"name"`
+	Name    property.Value `pulumi:"name"`
 	Content property.Value `pulumi:"content"`
 }
 
 // AddPage stores one more page in the site's bucket, as a child of the site.
+// In a preview where the name is not known yet, it registers nothing (the
+// page's resource name depends on it) and the address is unknown.
 func AddPage(ctx context.Context, self *host.Component, args AddPageArgs) (URLResult, error) {
-	if !validPageName(args.Name) {
+	if args.Name.IsComputed() {
+		return URLResult{URL: property.New(property.Computed)}, nil
+	}
+	if !args.Name.IsString() || !validPageName(args.Name.AsString()) {
 		return URLResult{}, host.Errorf("name", pageNameRule)
 	}
+	name := args.Name.AsString()
 	// The site's recorded outputs carry no dependencies: make the page
 	// depend on the site's bucket, so that a destroy deletes it first.
 	bucketName := self.State().Get("bucketName")
 	if ref := self.State().Get("bucket"); ref.IsResourceReference() {
 		bucketName = bucketName.WithDependencies(append(bucketName.Dependencies(), ref.AsResourceReference().URN))
 	}
-	obj, err := registerObject(ctx, self, self.Name()+"-extra-"+args.Name, bucketName, "pages/"+args.Name, args.Content)
+	obj, err := registerObject(ctx, self, self.Name()+"-extra-"+name, bucketName, "pages/"+name, args.Content)
 	if err != nil {
 		return URLResult{}, err
 	}

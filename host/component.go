@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -158,10 +159,16 @@ func (c *Component) ProviderConfig() property.Map { return c.provider.currentCon
 // Register registers a child resource and waits for the engine's answer.
 // Parent defaults to the component; a custom child of a package the program
 // passed in `providers` gets that provider. Each output of the child carries
-// a dependency on the child, so values derived from it carry it too.
+// a dependency on the child, so values derived from it carry it too. A name
+// that contains a secret input is refused: it would be stored in the URN.
 func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {
 	if req.Parent == "" {
 		req.Parent = c.urn
+	}
+	if c.secrets.within(req.Name) {
+		// Say so without the name: it would print the secret.
+		return monitorclient.RegisterResourceResponse{}, &StepError{Token: c.token, Name: c.name, Step: "register child " + req.Type,
+			Err: errors.New("the child's name contains a secret input, and resource names are stored in plaintext (in the URN)")}
 	}
 	if err := c.provider.checkChildKind(req); err != nil {
 		return monitorclient.RegisterResourceResponse{}, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}

@@ -507,6 +507,33 @@ func TestSecretsSurvivePlainFields(t *testing.T) {
 	}
 }
 
+// A child named after a secret input would put the secret into its URN, in
+// plaintext in the state: Register refuses it, without printing the name.
+func TestChildNameWithSecretRefused(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
+		func(ctx context.Context, c *host.Component, args passArgs) (passOut, error) {
+			_, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
+				Type: "test:index:Thing", Name: "thing-" + args.Password, Custom: true,
+			})
+			return passOut{}, err
+		}))
+	req := constructReq(mon, "test:index:Vault", "v", nil)
+	req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{
+		"password": resource.MakeSecret(resource.NewProperty("hunter2")),
+	}, plugin.MarshalOptions{KeepSecrets: true})
+	_, err := client.Construct(context.Background(), req)
+	if err == nil || !strings.Contains(err.Error(), "name contains a secret") || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("Construct = %v, want a refusal that does not print the secret", err)
+	}
+	for _, r := range mon.Registrations() {
+		if strings.Contains(r.Name, "hunter2") {
+			t.Errorf("registered %q", r.Name)
+		}
+	}
+}
+
 // A component's outputs are checked against its schema. A wrong type or a
 // missing required output is the author's mistake: Construct fails naming
 // the property, without quoting a secret. An undeclared output only gets a

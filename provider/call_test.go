@@ -134,4 +134,18 @@ func TestMethodPreviewUnknown(t *testing.T) {
 	if !res.Return["url"].ContainsUnknowns() {
 		t.Fatalf("pageUrl over an unknown url = %v, want unknown", res.Return["url"])
 	}
+
+	// A page name known only after the update: nothing to register yet,
+	// and no error, or the preview (and so `pulumi up`) would fail.
+	before := len(mon.Registrations())
+	res = call(t, prov, mon, true, "sitekit:index:Site/addPage", resource.PropertyMap{
+		"__self__": selfRef(string(site.URN)), "name": resource.MakeComputed(resource.NewProperty("")),
+		"content": resource.NewProperty("<p>later</p>"),
+	})
+	if len(res.Failures) > 0 || !res.Return["url"].ContainsUnknowns() {
+		t.Errorf("addPage with an unknown name = %v, failures %v; want an unknown url", res.Return, res.Failures)
+	}
+	if after := len(mon.Registrations()); after != before {
+		t.Errorf("addPage with an unknown name registered %d resources", after-before)
+	}
 }
