@@ -24,6 +24,22 @@ type method func(ctx context.Context, self *Component, args property.Map) (prope
 // struct) puts it, the key the Pulumi SDKs use.
 const singleResultKey = "res"
 
+// encodeResult encodes a method's result: a struct field by field, anything
+// else under singleResultKey.
+func encodeResult(r any) (property.Map, error) {
+	if v, ok := r.(property.Value); ok {
+		return property.NewMap(map[string]property.Value{singleResultKey: v}), nil
+	}
+	if m, err := typed.Encode(r); err == nil {
+		return m, nil
+	}
+	v, err := property.Any(r)
+	if err != nil {
+		return property.Map{}, fmt.Errorf("encoding the result: %w", err)
+	}
+	return property.NewMap(map[string]property.Value{singleResultKey: v}), nil
+}
+
 // WithMethod serves the method token ("pkg:module:Type/method") with fn.
 // A struct R is returned field by field; any other R (a property.Value
 // with its markers, a string, ...) is returned under the key "res".
@@ -37,24 +53,16 @@ func WithMethod[A, R any](token string, fn MethodFunc[A, R]) Option {
 		}
 		p.methods[token] = func(ctx context.Context, self *Component, raw property.Map) (property.Map, error) {
 			var args A
-			if err := decodeArgs(raw, &args); err != nil {
+			lost, err := decodeArgs(raw, &args)
+			if err != nil {
 				return property.Map{}, err
 			}
 			r, err := fn(ctx, self, args)
 			if err != nil {
 				return property.Map{}, err
 			}
-			if v, ok := any(r).(property.Value); ok {
-				return property.NewMap(map[string]property.Value{singleResultKey: v}), nil
-			}
-			if m, err := typed.Encode(r); err == nil {
-				return m, nil
-			}
-			v, err := property.Any(r)
-			if err != nil {
-				return property.Map{}, fmt.Errorf("encoding the result: %w", err)
-			}
-			return property.NewMap(map[string]property.Value{singleResultKey: v}), nil
+			m, err := encodeResult(r)
+			return unknownIf(lost, m), err
 		}
 		p.shapes[token] = shapeOf[A, R]()
 		return nil

@@ -24,13 +24,16 @@ import (
 // the inputs raw. O is encoded the same way into the component's outputs.
 //
 // A field of type property.Value receives the raw value, with its unknown,
-// secret and dependency markers. Any other field gets only the plain value:
-// in a preview an unknown input leaves it at its zero value, and a secret
-// arrives as its plaintext. The host marks that plaintext secret again
-// wherever it appears in a child's inputs or the outputs, also inside a
-// longer string, but not a value computed from it in another way (hashed,
+// secret and dependency markers. Any other field gets only the plain value.
+// In a preview an unknown input leaves it at its zero value; the function
+// still runs, so that its children are registered, but the host reports
+// every output unknown, since they may be computed from that zero value.
+// A secret arrives as its plaintext; the host marks that plaintext secret
+// again wherever it appears in a child's inputs or the outputs, also inside
+// a longer string, but not a value computed from it in another way (hashed,
 // encoded, upper-cased). Use property.Value, with [Apply], for inputs that
-// may be unknown or secret.
+// may be unknown or secret. Methods and functions decode their arguments
+// the same way.
 type ComponentFunc[A, O any] func(ctx context.Context, c *Component, args A) (O, error)
 
 // constructor is a ComponentFunc with its argument and result types erased.
@@ -44,35 +47,48 @@ func WithComponent[A, O any](token string, fn ComponentFunc[A, O]) Option {
 		}
 		p.components[token] = func(ctx context.Context, c *Component) (property.Map, error) {
 			var args A
-			if err := decodeArgs(c.inputs, &args); err != nil {
+			lost, err := decodeArgs(c.inputs, &args)
+			if err != nil {
 				return property.Map{}, err
 			}
 			out, err := fn(ctx, c, args)
 			if err != nil {
 				return property.Map{}, err
 			}
-			return typed.Encode(out)
+			m, err := typed.Encode(out)
+			return unknownIf(lost, m), err
 		}
 		p.shapes[token] = shapeOf[A, O]()
 		return nil
 	}
 }
 
-// decodeArgs decodes inputs into args, turning mismatches into an InputError.
-func decodeArgs(inputs property.Map, args any) error {
+// decodeArgs decodes inputs into args, turning mismatches into an
+// InputError. It returns the paths of the unknown inputs that args has no
+// room for (fields other than property.Value and property.Map).
+func decodeArgs(inputs property.Map, args any) (lost []string, err error) {
 	if raw, ok := args.(*property.Map); ok {
 		*raw = inputs
-		return nil
+		return nil, nil
 	}
-	err := typed.Decode(inputs, args)
+	lost, err = typed.Decode(inputs, args)
 	if fes, ok := err.(typed.Errors); ok {
 		ie := &InputError{Message: "invalid inputs"}
 		for _, fe := range fes {
 			ie.Properties = append(ie.Properties, PropertyError{Path: fe.Path, Reason: fe.Reason})
 		}
-		return ie
+		return nil, ie
 	}
-	return err
+	return lost, err
+}
+
+// unknownIf reports every output unknown if some unknown input was lost in
+// decoding: outputs computed from its field's zero value would be wrong.
+func unknownIf(lost []string, outputs property.Map) property.Map {
+	if len(lost) == 0 {
+		return outputs
+	}
+	return allUnknown(outputs)
 }
 
 // Encode turns a struct with `pulumi:"name"` tags into a property map, for
@@ -80,7 +96,10 @@ func decodeArgs(inputs property.Map, args any) error {
 func Encode(v any) (property.Map, error) { return typed.Encode(v) }
 
 // Decode fills the struct dst points to from m; the inverse of [Encode].
-func Decode(m property.Map, dst any) error { return decodeArgs(m, dst) }
+func Decode(m property.Map, dst any) error {
+	_, err := decodeArgs(m, dst)
+	return err
+}
 
 // StackInfo describes the deployment a Construct or Call runs in.
 type StackInfo struct {
@@ -202,10 +221,11 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	return resp, nil
 }
 
-// allUnknown replaces every value of m by an unknown.
+// allUnknown replaces every value of m by an unknown, keeping its secret
+// and dependency markers.
 func allUnknown(m property.Map) property.Map {
-	for k := range m.All {
-		m = m.Set(k, property.New(property.Computed))
+	for k, v := range m.All {
+		m = m.Set(k, property.New(property.Computed).WithSecret(v.Secret()).WithDependencies(v.Dependencies()))
 	}
 	return m
 }

@@ -24,14 +24,16 @@ func WithFunction[A, R any](token string, fn FunctionFunc[A, R]) Option {
 		}
 		p.functions[token] = func(ctx context.Context, raw property.Map) (property.Map, error) {
 			var args A
-			if err := decodeArgs(raw, &args); err != nil {
+			lost, err := decodeArgs(raw, &args)
+			if err != nil {
 				return property.Map{}, err
 			}
 			r, err := fn(ctx, args)
 			if err != nil {
 				return property.Map{}, err
 			}
-			return typed.Encode(r)
+			m, err := typed.Encode(r)
+			return unknownIf(lost, m), err
 		}
 		p.shapes[token] = shapeOf[A, R]()
 		return nil

@@ -80,7 +80,7 @@ func FuzzTypedArgs(f *testing.F) {
 			return
 		}
 		var args fuzzArgs
-		err = decodeArgs(m, &args)
+		_, err = decodeArgs(m, &args)
 		if err == nil {
 			if _, err := typed.Encode(args); err != nil {
 				t.Fatalf("decoded %s but cannot encode the args: %v", data, err)

@@ -507,6 +507,37 @@ func TestSecretsSurvivePlainFields(t *testing.T) {
 	}
 }
 
+// In a preview, an unknown input in a plain field reads as its zero value,
+// so outputs computed from it would be wrong: every output is unknown.
+func TestUnknownInPlainFieldMakesOutputsUnknown(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t, fakemonitor.WithDryRun(true))
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
+		func(ctx context.Context, c *host.Component, args passArgs) (passOut, error) {
+			return passOut{Echo: args.Password, Greeting: "Hello, " + args.Password}, nil
+		}))
+	for _, tc := range []struct {
+		name     string
+		password resource.PropertyValue
+		unknown  bool
+	}{
+		{"known", resource.NewProperty("pw"), false},
+		{"unknown", resource.MakeComputed(resource.NewProperty("")), true},
+	} {
+		req := constructReq(mon, "test:index:Vault", "v-"+tc.name, nil)
+		req.DryRun = true
+		req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{"password": tc.password}, plugin.MarshalOptions{KeepUnknowns: true})
+		resp, err := client.Construct(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		state, _ := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepUnknowns: true})
+		if got := state["greeting"].IsComputed() && state["echo"].IsComputed(); got != tc.unknown {
+			t.Errorf("%s password: outputs %v, want unknown=%v", tc.name, state, tc.unknown)
+		}
+	}
+}
+
 // A child named after a secret input would put the secret into its URN, in
 // plaintext in the state: Register refuses it, without printing the name.
 func TestChildNameWithSecretRefused(t *testing.T) {
@@ -598,7 +629,9 @@ type misspeltOut struct {
 // instead of failing users' programs.
 func TestNewChecksShapesAgainstSchema(t *testing.T) {
 	t.Parallel()
-	noop := func(ctx context.Context, c *host.Component, args misspeltArgs) (compOut, error) { return compOut{}, nil }
+	noop := func(ctx context.Context, c *host.Component, args misspeltArgs) (compOut, error) {
+		return compOut{}, nil
+	}
 	cases := []struct {
 		name string
 		opt  host.Option
@@ -607,10 +640,14 @@ func TestNewChecksShapesAgainstSchema(t *testing.T) {
 		{"misspelt input", host.WithComponent("test:index:Comp", noop),
 			`test:index:Comp: field host_test.misspeltArgs.Greeting reads input "greting", which the schema does not declare`},
 		{"optional input without ,optional", host.WithComponent("test:index:Greeter",
-			func(ctx context.Context, c *host.Component, args requiredArgs) (property.Map, error) { return property.Map{}, nil }),
+			func(ctx context.Context, c *host.Component, args requiredArgs) (property.Map, error) {
+				return property.Map{}, nil
+			}),
 			`test:index:Greeter: input "mode" is optional in the schema, so field host_test.requiredArgs.Mode needs the tag ` + "`pulumi:\"mode,optional\"`"},
 		{"misspelt output", host.WithComponent("test:index:Comp",
-			func(ctx context.Context, c *host.Component, args compArgs) (misspeltOut, error) { return misspeltOut{}, nil }),
+			func(ctx context.Context, c *host.Component, args compArgs) (misspeltOut, error) {
+				return misspeltOut{}, nil
+			}),
 			`test:index:Comp: field host_test.misspeltOut.Message sets output "mesage", which the schema does not declare`},
 		{"arguments not a struct", host.WithComponent("test:index:Comp",
 			func(ctx context.Context, c *host.Component, args int) (compOut, error) { return compOut{}, nil }),

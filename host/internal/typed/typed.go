@@ -103,26 +103,30 @@ func layoutOf(t reflect.Type) (*layout, error) {
 	return actual.(*layout), nil
 }
 
-// Decode fills the struct pointed to by dst from m. Unknown values leave
-// their field at its zero value (the raw map still says they are unknown);
-// secrets are decoded by their plaintext. Every mismatch is reported.
-func Decode(m property.Map, dst any) error {
+// Decode fills the struct pointed to by dst from m. Secrets are decoded by
+// their plaintext. An unknown value leaves its field at its zero value, and
+// the paths of those fields are returned; property.Value fields hold the
+// unknown and are not among them. Every mismatch is reported.
+func Decode(m property.Map, dst any) (unknown []string, err error) {
 	rv := reflect.ValueOf(dst)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("typed.Decode: want a non-nil pointer to a struct, got %T", dst)
+		return nil, fmt.Errorf("typed.Decode: want a non-nil pointer to a struct, got %T", dst)
 	}
 	d := decoder{}
 	if err := d.object("", m, rv.Elem()); err != nil {
-		return err
+		return nil, err
 	}
 	if len(d.errs) > 0 {
 		sort.Slice(d.errs, func(i, j int) bool { return d.errs[i].Path < d.errs[j].Path })
-		return d.errs
+		return nil, d.errs
 	}
-	return nil
+	return d.unknown, nil
 }
 
-type decoder struct{ errs Errors }
+type decoder struct {
+	errs    Errors
+	unknown []string // paths of fields left at zero for an unknown value
+}
 
 func (d *decoder) fail(path, format string, args ...any) {
 	d.errs = append(d.errs, FieldError{Path: path, Reason: fmt.Sprintf(format, args...)})
@@ -165,14 +169,18 @@ func (d *decoder) value(path string, v property.Value, dst reflect.Value) error 
 		dst.Set(reflect.ValueOf(v))
 		return nil
 	case mapType:
-		if v.IsMap() {
+		switch {
+		case v.IsMap():
 			dst.Set(reflect.ValueOf(v.AsMap()))
-		} else if !v.IsComputed() {
+		case v.IsComputed():
+			d.unknown = append(d.unknown, path)
+		default:
 			d.fail(path, "expected an object, got %s", Describe(v))
 		}
 		return nil
 	}
 	if v.IsComputed() {
+		d.unknown = append(d.unknown, path)
 		return nil
 	}
 	switch t.Kind() {

@@ -1,6 +1,7 @@
 package typed
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,7 +71,7 @@ func TestDecode(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var a args
-			if err := Decode(tc.in, &a); err != nil {
+			if _, err := Decode(tc.in, &a); err != nil {
 				t.Fatal(err)
 			}
 			if !tc.check(a) {
@@ -79,6 +80,30 @@ func TestDecode(t *testing.T) {
 		})
 	}
 }
+
+// Decode names the fields an unknown left at zero, but not property.Value
+// fields, which hold it.
+func TestDecodeReportsUnknowns(t *testing.T) {
+	t.Parallel()
+	unknown := property.New(property.Computed)
+	var a args
+	got, err := Decode(m(map[string]property.Value{
+		"s": unknown, "l": property.New([]property.Value{property.New("a"), unknown}),
+		"o":   property.New(map[string]property.Value{"n": unknown}),
+		"raw": unknown, "props": unknown, "b": property.New(true),
+	}), &a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"l[1]", "o.n", "props", "s"}; !slices.Equal(sorted(got), want) {
+		t.Errorf("unknown = %q, want %q", got, want)
+	}
+	if got, _ := Decode(m(map[string]property.Value{"s": property.New("x")}), &a); got != nil {
+		t.Errorf("unknown = %q with every value known", got)
+	}
+}
+
+func sorted(xs []string) []string { return slices.Sorted(slices.Values(xs)) }
 
 func TestDecodeErrors(t *testing.T) {
 	t.Parallel()
@@ -100,7 +125,7 @@ func TestDecodeErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var a args
-			err := Decode(tc.in, &a)
+			_, err := Decode(tc.in, &a)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error = %v, want %q", err, tc.want)
 			}
@@ -114,10 +139,10 @@ func TestDecodeErrors(t *testing.T) {
 func TestDecodeRejectsNonStruct(t *testing.T) {
 	t.Parallel()
 	var s string
-	if err := Decode(property.Map{}, &s); err == nil {
+	if _, err := Decode(property.Map{}, &s); err == nil {
 		t.Fatal("decoding into a string succeeded")
 	}
-	if err := Decode(property.Map{}, nil); err == nil {
+	if _, err := Decode(property.Map{}, nil); err == nil {
 		t.Fatal("decoding into nil succeeded")
 	}
 }
@@ -138,7 +163,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 		t.Error("raw field lost its secret marker")
 	}
 	var out args
-	if err := Decode(enc, &out); err != nil {
+	if _, err := Decode(enc, &out); err != nil {
 		t.Fatal(err)
 	}
 	if out.S != "s" || !out.B || out.I != -2 || out.U8 != 8 || out.F != 0.5 || *out.P != "p" || out.L[0] != "a" || out.M["k"] != 1 || out.O.N != 3 || out.Req != "req" {
@@ -152,7 +177,7 @@ func TestBadTags(t *testing.T) {
 		A string `pulumi:"x"`
 		B string `pulumi:"x"`
 	}
-	if err := Decode(property.Map{}, &dup{}); err == nil || !strings.Contains(err.Error(), `both use property "x"`) {
+	if _, err := Decode(property.Map{}, &dup{}); err == nil || !strings.Contains(err.Error(), `both use property "x"`) {
 		t.Errorf("error = %v", err)
 	}
 }
