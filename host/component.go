@@ -65,7 +65,7 @@ func WithComponent[A, O any](token string, fn ComponentFunc[A, O]) Option {
 
 // decodeArgs decodes inputs into args, turning mismatches into an
 // InputError. It returns the paths of the unknown inputs that args has no
-// room for (fields other than property.Value and property.Map).
+// room for (any field but a property.Value).
 func decodeArgs(inputs property.Map, args any) (lost []string, err error) {
 	if raw, ok := args.(*property.Map); ok {
 		*raw = inputs
