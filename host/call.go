@@ -101,7 +101,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		return callResponse{}, &StepError{Token: req.Token, Step: "connect to the resource monitor", Err: err}
 	}
 	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token,
-		pending: &sync.WaitGroup{}, secrets: newSecretSet(args, req.Info.Config)}
+		pending: &sync.WaitGroup{}, secrets: newSecretSet(args, req.Info.Config), inputSecrets: newSecretSet(args)}
 	resolved, err := self.Resolve(ctx, selfValue)
 	if err != nil {
 		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: err.Error()}}}, nil

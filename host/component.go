@@ -143,7 +143,11 @@ type Component struct {
 	monitor  *monitorclient.Client
 	sem      chan struct{}   // bounds registrations in flight to the engine's parallel
 	pending  *sync.WaitGroup // registrations in flight, shared with nested components
-	secrets  secretSet       // plaintexts of the request's secrets
+	secrets  secretSet       // plaintexts of the request's secrets, config included
+	// inputSecrets are those of the inputs alone. Only these refuse a child
+	// name: a stack's secret config ("prod") may well be part of an
+	// unrelated name.
+	inputSecrets secretSet
 }
 
 // URN of the component.
@@ -184,7 +188,7 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	if req.Parent == "" {
 		req.Parent = c.urn
 	}
-	if c.secrets.within(req.Name) {
+	if c.inputSecrets.within(req.Name) {
 		// Say so without the name: it would print the secret.
 		return monitorclient.RegisterResourceResponse{}, &StepError{Token: c.token, Name: c.name, Step: "register child " + req.Type,
 			Err: errors.New("the child's name contains a secret input, and resource names are stored in plaintext (in the URN)")}
@@ -275,13 +279,14 @@ func (c *Component) Log(ctx context.Context, severity monitorclient.Severity, ms
 func (c *Component) child(token, name, urn string, inputs property.Map) *Component {
 	return &Component{
 		token: token, name: name, urn: urn, inputs: inputs,
-		opts:     ResourceOptions{Providers: c.opts.Providers},
-		info:     c.info,
-		provider: c.provider,
-		monitor:  c.monitor,
-		sem:      c.sem,
-		pending:  c.pending,
-		secrets:  c.secrets,
+		opts:         ResourceOptions{Providers: c.opts.Providers},
+		info:         c.info,
+		provider:     c.provider,
+		monitor:      c.monitor,
+		sem:          c.sem,
+		pending:      c.pending,
+		secrets:      c.secrets,
+		inputSecrets: c.inputSecrets,
 	}
 }
 

@@ -70,7 +70,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		token: req.Type, name: req.Name, urn: own.URN,
 		inputs: req.Inputs, opts: o, info: req.Info,
 		provider: p, monitor: monitor, pending: &sync.WaitGroup{},
-		secrets: newSecretSet(req.Inputs, req.Info.Config),
+		secrets: newSecretSet(req.Inputs, req.Info.Config), inputSecrets: newSecretSet(req.Inputs),
 	}
 	if n := req.Info.Parallel; n > 0 {
 		c.sem = make(chan struct{}, n)

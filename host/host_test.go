@@ -563,6 +563,15 @@ func TestChildNameWithSecretRefused(t *testing.T) {
 			t.Errorf("registered %q", r.Name)
 		}
 	}
+
+	// A secret of the stack's config is not the component's input: a name
+	// that happens to contain it ("prod" in "thing-prod") is not refused.
+	req = constructReq(mon, "test:index:Vault", "w", map[string]any{"password": "prod"})
+	req.Config = map[string]string{"proj:env": "prod"}
+	req.ConfigSecretKeys = []string{"proj:env"}
+	if _, err := client.Construct(context.Background(), req); err != nil {
+		t.Errorf("child named after a config secret: %v", err)
+	}
 }
 
 // A component's outputs are checked against its schema. A wrong type or a
