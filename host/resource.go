@@ -106,6 +106,9 @@ type ReadRequest struct {
 }
 
 // ReadResponse is the live state. An empty ID means the resource is gone.
+// Inputs are the inputs that would produce it: after a refresh or import the
+// engine records them as the resource's inputs, and the next diff compares
+// against them, so leaving them empty records a resource without inputs.
 type ReadResponse struct {
 	ID      string
 	Inputs  property.Map
