@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -53,6 +54,10 @@ func (p *Provider) checkConfig(news property.Map) (property.Map, []schema.Failur
 	checked := news.Delete(reservedConfigKeys...)
 	for name, prop := range spec.Properties {
 		v, has := checked.GetOk(name)
+		if has {
+			v = fromConfigString(prop, v)
+			checked = checked.Set(name, v)
+		}
 		if (!has || v.IsNull()) && prop.Default != nil {
 			if dv, err := property.Any(prop.Default); err == nil {
 				checked = checked.Set(name, dv)
@@ -69,6 +74,31 @@ func (p *Provider) checkConfig(news property.Map) (property.Map, []schema.Failur
 		}
 	}
 	return checked, failures
+}
+
+// fromConfigString decodes a string given for a variable of another type.
+// The engine passes stack config to a default provider as strings ("3",
+// "true", a JSON list), and the generated Node and Python SDKs JSON-encode
+// an explicit provider's non-string inputs. A string that does not decode is
+// left for the schema check to name.
+func fromConfigString(prop schema.Property, v property.Value) property.Value {
+	if !v.IsString() {
+		return v
+	}
+	switch prop.Type {
+	case "integer", "number", "boolean", "array", "object":
+	default:
+		return v
+	}
+	var decoded any
+	if err := json.Unmarshal([]byte(v.AsString()), &decoded); err != nil {
+		return v
+	}
+	dv, err := property.Any(decoded)
+	if err != nil {
+		return v
+	}
+	return dv.WithSecret(v.Secret())
 }
 
 // configDiff is the outcome of DiffConfig.

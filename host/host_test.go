@@ -193,6 +193,35 @@ func TestCancelAbortsInFlightConstruct(t *testing.T) {
 	}
 }
 
+// Stack config reaches a default provider as strings, and the Node and
+// Python SDKs JSON-encode an explicit provider's non-string inputs, so a
+// string for an integer variable is decoded; one that is not a number is
+// named.
+func TestConfigStringsDecoded(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr())
+	check := func(retries string) *pulumirpc.CheckResponse {
+		s, _ := plugin.MarshalProperties(resource.PropertyMap{"retries": resource.NewProperty(retries)}, plugin.MarshalOptions{})
+		resp, err := client.CheckConfig(context.Background(), &pulumirpc.CheckRequest{News: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := check("3")
+	if len(resp.GetFailures()) > 0 {
+		t.Errorf(`retries "3": failures %v`, resp.GetFailures())
+	}
+	if got := resp.GetInputs().GetFields()["retries"].GetNumberValue(); got != 3 {
+		t.Errorf(`retries "3" checked to %v, want the number 3`, resp.GetInputs().GetFields()["retries"])
+	}
+	resp = check("lots")
+	if f := resp.GetFailures(); len(f) != 1 || f[0].GetProperty() != "retries" {
+		t.Errorf(`retries "lots": failures %v, want one naming retries`, f)
+	}
+}
+
 func TestConfigCheckAndDiff(t *testing.T) {
 	t.Parallel()
 	mon := fakemonitor.Start(t)
