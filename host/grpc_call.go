@@ -15,8 +15,9 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 	for k, d := range req.GetArgDependencies() {
 		deps[k] = d.GetUrns()
 	}
+	org, secretKeys := s.callDeploymentInfo(ctx, req)
 	creq := callRequest{
-		Info:        stackInfo(req.GetProject(), req.GetStack(), req.GetOrganization(), req.GetDryRun(), int(req.GetParallel()), req.GetConfig(), req.GetConfigSecretKeys()),
+		Info:        stackInfo(req.GetProject(), req.GetStack(), org, req.GetDryRun(), int(req.GetParallel()), req.GetConfig(), secretKeys),
 		MonitorAddr: req.GetMonitorEndpoint(),
 		Token:       req.GetTok(),
 		Args:        withInputDependencies(args, deps),
@@ -41,6 +42,32 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 		out.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: urns}
 	}
 	return out, nil
+}
+
+// callDeploymentInfo returns the organization and the secret config keys of
+// a Call. The engine leaves both out of CallRequest, so they come from the
+// monitor's GetDeploymentInfo when the request lacks them; without the keys,
+// a method would read secret stack config as plain.
+func (s *server) callDeploymentInfo(ctx context.Context, req *pulumirpc.CallRequest) (string, []string) {
+	org, keys := req.GetOrganization(), req.GetConfigSecretKeys()
+	if org != "" && len(keys) > 0 {
+		return org, keys
+	}
+	monitor, err := s.p.monitors.Get(ctx, req.GetMonitorEndpoint())
+	if err != nil {
+		return org, keys // the call reports the connection error
+	}
+	info, ok := monitor.DeploymentInfo()
+	if !ok {
+		return org, keys
+	}
+	if org == "" {
+		org = info.Organization
+	}
+	if len(keys) == 0 {
+		keys = info.ConfigSecretKeys
+	}
+	return org, keys
 }
 
 func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {

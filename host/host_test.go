@@ -455,6 +455,43 @@ func TestSingleValueMethod(t *testing.T) {
 	}
 }
 
+// The engine's CallRequest carries neither the organization nor which
+// config keys are secret; the host takes both from the monitor, so a method
+// that reads secret stack config returns it secret.
+func TestCallTakesSecretConfigKeysFromMonitor(t *testing.T) {
+	t.Parallel()
+	cfg := map[string]string{"proj:apiKey": "s3cr3t-key"}
+	mon := fakemonitor.Start(t, fakemonitor.WithDeploymentConfig("acme", cfg, "proj:apiKey"))
+	client := serve(t, mon.Addr(),
+		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			return compOut{Shout: args.Greeting}, nil
+		}),
+		host.WithMethod("test:index:Comp/greet", func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
+			return self.Stack().Organization + "/" + self.Stack().Config.Get("proj:apiKey").AsString(), nil
+		}))
+	comp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hello"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, _ := plugin.MarshalProperties(resource.PropertyMap{
+		"__self__": resource.MakeComponentResourceReference(resource.URN(comp.GetUrn()), ""),
+		"name":     resource.NewProperty("world"),
+	}, plugin.MarshalOptions{KeepResources: true})
+	resp, err := client.Call(context.Background(), &pulumirpc.CallRequest{
+		Tok: "test:index:Comp/greet", Args: args, MonitorEndpoint: mon.Addr(), Config: cfg,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ret, err := plugin.UnmarshalProperties(resp.GetReturn(), plugin.MarshalOptions{KeepSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ret["res"].IsSecret() || ret["res"].SecretValue().Element.StringValue() != "acme/s3cr3t-key" {
+		t.Errorf("return = %v, want the secret \"acme/s3cr3t-key\"", ret["res"])
+	}
+}
+
 type slowResource struct{}
 
 func (slowResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {

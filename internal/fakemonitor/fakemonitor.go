@@ -141,6 +141,9 @@ type Option func(*config)
 
 type config struct {
 	project, stack   string
+	organization     string
+	config           map[string]string
+	configSecretKeys []string
 	features         []string
 	noDeploymentInfo bool
 	dryRun           bool
@@ -155,6 +158,14 @@ func WithProject(p string) Option { return func(c *config) { c.project = p } }
 
 // WithStack sets the stack used in URNs (default "dev").
 func WithStack(s string) Option { return func(c *config) { c.stack = s } }
+
+// WithDeploymentConfig sets what GetDeploymentInfo reports of the
+// organization and the stack config, with the keys that are secret.
+func WithDeploymentConfig(org string, stackConfig map[string]string, secretKeys ...string) Option {
+	return func(c *config) {
+		c.organization, c.config, c.configSecretKeys = org, maps.Clone(stackConfig), slices.Clone(secretKeys)
+	}
+}
 
 // WithFeatures replaces the advertised features, by legacy id ("secrets",
 // "resourceReferences", "outputValues", "aliasSpecs", "deletedWith", ...;

@@ -102,9 +102,12 @@ func (s *monitorServer) GetDeploymentInfo(context.Context, *emptypb.Empty) (*pul
 		return nil, status.Error(codes.Unimplemented, "method GetDeploymentInfo not implemented")
 	}
 	info := &pulumirpc.DeploymentInfo{
-		Project: s.m.cfg.project,
-		Stack:   s.m.cfg.stack,
-		DryRun:  s.m.cfg.dryRun,
+		Project:          s.m.cfg.project,
+		Stack:            s.m.cfg.stack,
+		Organization:     s.m.cfg.organization,
+		Config:           s.m.cfg.config,
+		ConfigSecretKeys: s.m.cfg.configSecretKeys,
+		DryRun:           s.m.cfg.dryRun,
 	}
 	for _, id := range s.m.cfg.features {
 		info.SupportedFeatures = append(info.SupportedFeatures, featureEnums[id])
