@@ -128,6 +128,9 @@ type ResourceOptions struct {
 	IgnoreChanges           []string
 	ReplaceOnChanges        []string
 	RetainOnDelete          *bool
+	ReplaceWith             []string
+	ReplacementTrigger      property.Value
+	Hooks                   *monitorclient.ResourceHooks
 }
 
 // Component is one component instance being built. Register its children

@@ -62,6 +62,9 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		IgnoreChanges:           o.IgnoreChanges,
 		ReplaceOnChanges:        o.ReplaceOnChanges,
 		RetainOnDelete:          o.RetainOnDelete,
+		ReplaceWith:             o.ReplaceWith,
+		ReplacementTrigger:      o.ReplacementTrigger,
+		Hooks:                   o.Hooks,
 	})
 	if err != nil {
 		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register component", Err: err}

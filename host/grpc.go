@@ -285,9 +285,20 @@ func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, er
 		IgnoreChanges:           req.GetIgnoreChanges(),
 		ReplaceOnChanges:        req.GetReplaceOnChanges(),
 		RetainOnDelete:          req.RetainOnDelete,
+		ReplaceWith:             req.GetReplaceWith(),
 	}
 	if ct := req.GetCustomTimeouts(); ct != nil {
-		o.CustomTimeouts = &monitorclient.CustomTimeouts{Create: ct.GetCreate(), Update: ct.GetUpdate(), Delete: ct.GetDelete()}
+		o.CustomTimeouts = &monitorclient.CustomTimeouts{Create: ct.GetCreate(), Update: ct.GetUpdate(), Delete: ct.GetDelete(), Read: ct.GetRead()}
+	}
+	if o.ReplacementTrigger, err = wire.UnmarshalValue("replacementTrigger", req.GetReplacementTrigger(),
+		wire.UnmarshalOptions{Resources: true, OutputValues: true}); err != nil {
+		return constructRequest{}, &InputError{Message: "malformed replacementTrigger for " + req.GetType() + ": " + err.Error()}
+	}
+	if h := req.GetResourceHooks(); h != nil {
+		o.Hooks = &monitorclient.ResourceHooks{
+			BeforeCreate: h.GetBeforeCreate(), AfterCreate: h.GetAfterCreate(), BeforeUpdate: h.GetBeforeUpdate(),
+			AfterUpdate: h.GetAfterUpdate(), BeforeDelete: h.GetBeforeDelete(), AfterDelete: h.GetAfterDelete(), OnError: h.GetOnError(),
+		}
 	}
 	for _, a := range req.GetAliases() {
 		o.Aliases = append(o.Aliases, fromAlias(a))

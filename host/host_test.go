@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/internal/fakemonitor"
@@ -133,6 +134,50 @@ func constructReq(mon *fakemonitor.Monitor, typ, name string, inputs map[string]
 	}
 	return &pulumirpc.ConstructRequest{Project: "proj", Stack: "dev", MonitorEndpoint: mon.Addr(),
 		Type: typ, Name: name, Parent: "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev", Inputs: s}
+}
+
+// The options a program set on a component reach the component's own
+// registration, as the Go SDK's construct passes them on.
+func TestConstructForwardsOptions(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			return compOut{Shout: args.Greeting}, nil
+		}))
+	other := "urn:pulumi:dev::proj::test:index:Other::o"
+	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})
+	req.Protect, req.RetainOnDelete = new(true), new(true)
+	req.DeleteBeforeReplace = new(true)
+	req.Dependencies = []string{other}
+	req.AdditionalSecretOutputs = []string{"shout"}
+	req.IgnoreChanges, req.ReplaceOnChanges = []string{"greeting"}, []string{"greeting"}
+	req.DeletedWith, req.ReplaceWith = other, []string{other}
+	req.ReplacementTrigger = structpb.NewStringValue("v2")
+	req.CustomTimeouts = &pulumirpc.ConstructRequest_CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"}
+	req.ResourceHooks = &pulumirpc.ConstructRequest_ResourceHooksBinding{BeforeCreate: []string{"audit"}, OnError: []string{"retry"}}
+	req.Aliases = []*pulumirpc.Alias{{Alias: &pulumirpc.Alias_Urn{Urn: "urn:pulumi:dev::proj::test:index:Comp::old"}}}
+	if _, err := client.Construct(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	r := mon.Registrations()[0].Raw
+	checks := map[string]bool{
+		"protect":            r.GetProtect() && r.GetRetainOnDelete() && r.GetDeleteBeforeReplace(),
+		"dependencies":       len(r.GetDependencies()) == 1 && r.GetDependencies()[0] == other,
+		"additionalSecrets":  len(r.GetAdditionalSecretOutputs()) == 1,
+		"ignore/replace":     len(r.GetIgnoreChanges()) == 1 && len(r.GetReplaceOnChanges()) == 1,
+		"deletedWith":        r.GetDeletedWith() == other,
+		"replaceWith":        len(r.GetReplaceWith()) == 1 && r.GetReplaceWith()[0] == other,
+		"replacementTrigger": r.GetReplacementTrigger().GetStringValue() == "v2",
+		"customTimeouts":     r.GetCustomTimeouts().GetRead() == "4m" && r.GetCustomTimeouts().GetDelete() == "3m",
+		"hooks":              len(r.GetHooks().GetBeforeCreate()) == 1 && len(r.GetHooks().GetOnError()) == 1,
+		"aliases":            len(r.GetAliases()) == 1,
+	}
+	for what, ok := range checks {
+		if !ok {
+			t.Errorf("%s not forwarded: %v", what, r)
+		}
+	}
 }
 
 func TestPanicInComponentFailsOnlyThatCall(t *testing.T) {

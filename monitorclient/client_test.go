@@ -13,6 +13,7 @@ import (
 
 	"github.com/polyhost/polyhost/internal/fakemonitor"
 	"github.com/polyhost/polyhost/monitorclient"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -84,10 +85,13 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 		Protect:                 new(true),
 		IgnoreChanges:           []string{"b"},
 		ReplaceOnChanges:        []string{"a"},
-		CustomTimeouts:          &monitorclient.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m"},
+		CustomTimeouts:          &monitorclient.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"},
 		DeleteBeforeReplace:     new(false),
 		RetainOnDelete:          new(true),
 		DeletedWith:             otherURN,
+		ReplaceWith:             []string{otherURN},
+		ReplacementTrigger:      str("v2").WithSecret(true),
+		Hooks:                   &monitorclient.ResourceHooks{BeforeCreate: []string{"audit"}, OnError: []string{"retry"}},
 		Version:                 "1.2.3",
 		PluginDownloadURL:       "https://example.com",
 		ImportID:                "imp",
@@ -127,7 +131,12 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 	check("protect", r.Protect != nil && *r.Protect)
 	check("ignoreChanges", slices.Equal(r.IgnoreChanges, []string{"b"}))
 	check("replaceOnChanges", slices.Equal(r.ReplaceOnChanges, []string{"a"}))
-	check("customTimeouts", *r.CustomTimeouts == fakemonitor.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m"})
+	check("customTimeouts", *r.CustomTimeouts == fakemonitor.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"})
+	check("replaceWith", slices.Equal(r.Raw.GetReplaceWith(), []string{otherURN}))
+	trigger := r.Raw.GetReplacementTrigger().GetStructValue().GetFields()
+	check("replacementTrigger", trigger["value"].GetStringValue() == "v2" && trigger[sig.Key].GetStringValue() == sig.Secret)
+	check("hooks", slices.Equal(r.Raw.GetHooks().GetBeforeCreate(), []string{"audit"}) &&
+		slices.Equal(r.Raw.GetHooks().GetOnError(), []string{"retry"}))
 	check("deleteBeforeReplace", !r.DeleteBeforeReplace && r.DeleteBeforeReplaceDefined)
 	check("retainOnDelete", r.RetainOnDelete != nil && *r.RetainOnDelete)
 	check("deletedWith", r.DeletedWith == otherURN)
@@ -304,6 +313,16 @@ func TestFeatureGatedMarshalling(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), `pkg:index:Thing "t2"`) {
 		t.Errorf("deletedWith unsupported: %v", err)
+	}
+	for option, req := range map[string]monitorclient.RegisterResourceRequest{
+		"ReplaceWith":        {ReplaceWith: []string{otherURN}},
+		"ReplacementTrigger": {ReplacementTrigger: str("v1")},
+		"resource hooks":     {Hooks: &monitorclient.ResourceHooks{AfterDelete: []string{"h"}}},
+	} {
+		req.Type, req.Name, req.Custom = "pkg:index:Thing", "t3", true
+		if _, err := c.RegisterResource(t.Context(), req); err == nil || !strings.Contains(err.Error(), option) {
+			t.Errorf("%s unsupported: %v", option, err)
+		}
 	}
 	if n := len(m.Registrations()); n != 1 {
 		t.Errorf("refused request reached the monitor (%d registrations)", n)

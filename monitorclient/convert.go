@@ -140,6 +140,18 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 	if req.DeletedWith != "" && !f.DeletedWith {
 		return nil, errors.New("the monitor does not support the DeletedWith option")
 	}
+	if len(req.ReplaceWith) > 0 && !f.ReplaceWith {
+		return nil, errors.New("the monitor does not support the ReplaceWith option")
+	}
+	if !req.ReplacementTrigger.IsNull() && !f.ReplacementTrigger {
+		return nil, errors.New("the monitor does not support the ReplacementTrigger option")
+	}
+	if !req.Hooks.empty() && !f.ResourceHooks {
+		return nil, errors.New("the monitor does not support resource hooks")
+	}
+	if req.Hooks != nil && len(req.Hooks.OnError) > 0 && !f.ErrorHooks {
+		return nil, errors.New("the monitor does not support error hooks")
+	}
 	obj, err := wire.MarshalMap(req.Inputs, wire.MarshalOptions{
 		Secrets:   f.Secrets,
 		Resources: f.ResourceReferences,
@@ -166,6 +178,7 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 		IgnoreChanges:           slices.Clone(req.IgnoreChanges),
 		ReplaceOnChanges:        slices.Clone(req.ReplaceOnChanges),
 		DeletedWith:             req.DeletedWith,
+		ReplaceWith:             slices.Clone(req.ReplaceWith),
 		Version:                 req.Version,
 		PluginDownloadURL:       req.PluginDownloadURL,
 		ImportId:                req.ImportID,
@@ -196,7 +209,20 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 	}
 	if ct := req.CustomTimeouts; ct != nil {
 		out.CustomTimeouts = &pulumirpc.RegisterResourceRequest_CustomTimeouts{
-			Create: ct.Create, Update: ct.Update, Delete: ct.Delete,
+			Create: ct.Create, Update: ct.Update, Delete: ct.Delete, Read: ct.Read,
+		}
+	}
+	if !req.ReplacementTrigger.IsNull() {
+		trigger, err := wire.MarshalValue("replacementTrigger", req.ReplacementTrigger, wire.MarshalOptions{Secrets: f.Secrets, Resources: f.ResourceReferences})
+		if err != nil {
+			return nil, fmt.Errorf("marshaling replacementTrigger: %w", err)
+		}
+		out.ReplacementTrigger = trigger
+	}
+	if h := req.Hooks; !h.empty() {
+		out.Hooks = &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{
+			BeforeCreate: h.BeforeCreate, AfterCreate: h.AfterCreate, BeforeUpdate: h.BeforeUpdate,
+			AfterUpdate: h.AfterUpdate, BeforeDelete: h.BeforeDelete, AfterDelete: h.AfterDelete, OnError: h.OnError,
 		}
 	}
 	for _, a := range req.Aliases {

@@ -58,6 +58,24 @@ type CustomTimeouts struct {
 	Create string
 	Update string
 	Delete string
+	Read   string
+}
+
+// ResourceHooks name, per step, hooks the program registered with the
+// engine; the engine runs them.
+type ResourceHooks struct {
+	BeforeCreate []string
+	AfterCreate  []string
+	BeforeUpdate []string
+	AfterUpdate  []string
+	BeforeDelete []string
+	AfterDelete  []string
+	OnError      []string
+}
+
+func (h *ResourceHooks) empty() bool {
+	return h == nil || len(h.BeforeCreate)+len(h.AfterCreate)+len(h.BeforeUpdate)+len(h.AfterUpdate)+
+		len(h.BeforeDelete)+len(h.AfterDelete)+len(h.OnError) == 0
 }
 
 // RegisterResourceRequest registers a custom resource, a local component or
@@ -90,6 +108,9 @@ type RegisterResourceRequest struct {
 	DeleteBeforeReplace     *bool
 	RetainOnDelete          *bool
 	DeletedWith             string
+	ReplaceWith             []string       // URNs whose replacement replaces this resource
+	ReplacementTrigger      property.Value // any change to it replaces the resource; null if unset
+	Hooks                   *ResourceHooks
 	Version                 string
 	PluginDownloadURL       string
 	ImportID                string

@@ -49,6 +49,12 @@ func MarshalMap(m property.Map, o MarshalOptions) (*structpb.Struct, error) {
 	return &structpb.Struct{Fields: fields}, nil
 }
 
+// MarshalValue encodes a single value, such as a replacement trigger; key
+// names it in errors.
+func MarshalValue(key string, v property.Value, o MarshalOptions) (*structpb.Value, error) {
+	return marshal(key, v, o)
+}
+
 // marshal encodes v, the value of (or inside) property key.
 func marshal(key string, v property.Value, o MarshalOptions) (*structpb.Value, error) {
 	if deps := v.Dependencies(); len(deps) > 0 {
@@ -243,6 +249,14 @@ func unmarshalFields(s *structpb.Struct, o UnmarshalOptions) (map[string]propert
 		out[k] = v
 	}
 	return out, nil
+}
+
+// UnmarshalValue decodes a single value; nil decodes to null.
+func UnmarshalValue(key string, w *structpb.Value, o UnmarshalOptions) (property.Value, error) {
+	if w == nil {
+		return property.Value{}, nil
+	}
+	return unmarshal(key, w, o)
 }
 
 // unmarshal decodes w, the value of (or inside) property key.
