@@ -13,8 +13,8 @@ import (
 // isImport reports whether a registration imports an existing resource, as
 // the real step generator decides: the goal carries an ID and there is no old
 // state, or the old one was external or was imported (or created) under a
-// different ID. Only the import step records ImportID; later steps drop it,
-// so an unchanged program compares against the old ID.
+// different ID. Every step records the goal's import ID, so an unchanged
+// program compares against the ID it imported by.
 func isImport(g *goal, old *resState) bool {
 	if !g.Custom || g.ImportID == "" {
 		return false

@@ -48,6 +48,29 @@ func importProgram(name, value, id string, got *regResult) program {
 	}
 }
 
+// A provider may answer an import with its own ID for the resource. The
+// state keeps the import ID beside it, so later runs of the same program are
+// sames, not imports that would replace (and delete) the resource.
+func TestImportUnderAnotherID(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.putThing("ext-3", map[string]any{"name": "imp", "value": "v1"})
+	urn := thingURN("imp")
+	want := [][]engine.Op{{engine.OpImport}, {engine.OpSame}, {engine.OpSame}}
+	for run, ops := range want {
+		res := f.up(importProgram("imp", "v1", "by-name/ext-3", nil))
+		if !slices.Equal(res.OpsFor(urn), ops) {
+			t.Fatalf("run %d: steps %+v, want %v", run+1, res.Steps, ops)
+		}
+		if r := f.resources()[urn]; r.ID != "ext-3" || r.ImportID != "by-name/ext-3" {
+			t.Fatalf("run %d: row %+v", run+1, r)
+		}
+	}
+	if len(f.ops()) != 0 {
+		t.Fatalf("the cloud was changed: %v", f.ops())
+	}
+}
+
 func TestImport(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -87,21 +110,25 @@ func TestImport(t *testing.T) {
 		t.Fatalf("program got id %q outputs %v", got.ID, got.Outputs)
 	}
 
-	// The same program again is a same; the import ID is not kept.
+	// The same program again is a same, and the row keeps the import ID
+	// the program still asks for.
 	res = f.up(importProgram("imp", "v1", "ext-1", nil))
 	if !slices.Equal(res.OpsFor(urn), []engine.Op{engine.OpSame}) {
 		t.Fatalf("second up: %+v", res.Steps)
 	}
-	if r := f.resources()[urn]; r.ID != "ext-1" || r.ImportID != "" {
+	if r := f.resources()[urn]; r.ID != "ext-1" || r.ImportID != "ext-1" {
 		t.Fatalf("row after same: %+v", r)
 	}
-	// Dropping the import option keeps managing it.
+	// Dropping the import option keeps managing it, and drops the ID.
 	res = f.up(program(func(ctx context.Context, c *client) error {
 		_, err := c.thing(ctx, "imp", map[string]any{"value": "v1"})
 		return err
 	}))
 	if !slices.Equal(res.OpsFor(urn), []engine.Op{engine.OpSame}) {
 		t.Fatalf("up without import: %+v", res.Steps)
+	}
+	if r := f.resources()[urn]; r.ImportID != "" {
+		t.Fatalf("row after dropping the import option: %+v", r)
 	}
 
 	failures := []struct {

@@ -155,6 +155,10 @@ func newState(g *goal, urn resource.URN, alias resource.URN) *resState {
 		CustomTimeouts: g.CustomTimeouts, DeletedWith: g.DeletedWith,
 		ReplaceWith: g.ReplaceWith, ReplacementTrigger: g.ReplacementTrigger,
 		IgnoreChanges: g.IgnoreChanges, ReplaceOnChanges: g.ReplaceOnChanges,
+		// As in the real step generator, every step records the import ID
+		// the program still asks for, so a provider that reads the resource
+		// back under another ID does not make the next run import again.
+		ImportID: g.ImportID,
 	}
 	if g.Protect != nil {
 		s.Protect = *g.Protect

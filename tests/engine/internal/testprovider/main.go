@@ -326,7 +326,10 @@ func (p *testProvider) hold(duration string) (int, error) {
 }
 
 func (p *testProvider) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {
-	data, err := os.ReadFile(p.thingPath(req.GetId()))
+	// "by-name/<id>" is another way to name thing <id>, as some clouds
+	// accept a name for import and answer with their own ID.
+	id := strings.TrimPrefix(req.GetId(), "by-name/")
+	data, err := os.ReadFile(p.thingPath(id))
 	if errors.Is(err, os.ErrNotExist) {
 		return &pulumirpc.ReadResponse{}, nil // gone
 	} else if err != nil {
@@ -350,7 +353,7 @@ func (p *testProvider) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pul
 			}
 		}
 	}
-	return &pulumirpc.ReadResponse{Id: req.GetId(), Properties: marshal(outs), Inputs: marshal(ins)}, nil
+	return &pulumirpc.ReadResponse{Id: id, Properties: marshal(outs), Inputs: marshal(ins)}, nil
 }
 
 func (p *testProvider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pulumirpc.UpdateResponse, error) {
