@@ -69,6 +69,24 @@ func TestImportUnderAnotherID(t *testing.T) {
 	if len(f.ops()) != 0 {
 		t.Fatalf("the cloud was changed: %v", f.ops())
 	}
+
+	// A change that replaces it contradicts the import option still given:
+	// a preview warns, an update fails and changes nothing.
+	renamed := program(func(ctx context.Context, c *client) error {
+		_, err := c.thing(ctx, "imp", map[string]any{"value": "v1", "name": "renamed"}, importID("by-name/ext-3"))
+		return err
+	})
+	const msg = "previously-imported resources that still specify an ID may not be replaced"
+	res, err := f.eng.Preview(context.Background(), renamed)
+	if err != nil || !hasDiag(res, "warning", msg) {
+		t.Errorf("preview: %v, diagnostics %+v", err, res.Diagnostics)
+	}
+	if _, err := f.eng.Up(context.Background(), renamed); err == nil || !strings.Contains(err.Error(), msg) {
+		t.Errorf("up: error %v, want %q", err, msg)
+	}
+	if len(f.ops()) != 0 || f.resources()[urn].ID != "ext-3" {
+		t.Errorf("the refused replacement changed something: ops %v, row %+v", f.ops(), f.resources()[urn])
+	}
 }
 
 func TestImport(t *testing.T) {

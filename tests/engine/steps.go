@@ -565,6 +565,16 @@ func (d *deployment) replace(ctx context.Context, g *goal, prov ops, news, old *
 			"and run `pulumi up`", news.URN)
 		return nil, errors.New(msg)
 	}
+	if g.ImportID != "" {
+		// A replacement gets a new ID, which the program's import option
+		// contradicts.
+		const msg = "previously-imported resources that still specify an ID may not be replaced; " +
+			"please remove the `import` declaration from your program"
+		if !d.dryRun {
+			return nil, errors.New(msg)
+		}
+		d.log(diag.Warning, news.URN, msg)
+	}
 	d.mu.Lock()
 	d.replaces[news.URN] = true
 	d.mu.Unlock()
