@@ -71,6 +71,7 @@ type deployment struct {
 	steps        []Step
 	diags        []Diagnostic
 	failure      error
+	previewErr   error // an error a preview reports at the end, having shown every step
 	closed       bool
 	handlers     sync.WaitGroup
 
@@ -204,6 +205,11 @@ func (d *deployment) runProgram(p Program) error {
 	d.mu.Unlock()
 	d.handlers.Wait()
 	failure := d.failed()
+	if failure == nil {
+		d.mu.Lock()
+		failure = d.previewErr
+		d.mu.Unlock()
+	}
 	switch {
 	case runErr != nil && failure != nil:
 		return errors.Join(failure, fmt.Errorf("program failed: %w", runErr))

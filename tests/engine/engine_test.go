@@ -368,6 +368,40 @@ func TestFailures(t *testing.T) {
 	}
 }
 
+// Replacing a protected resource fails an update before anything changes.
+// A preview reports the error but, like the real engine, still shows the
+// replacement and the steps after it.
+func TestProtectedReplace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	prog := func(name string) program {
+		return program(func(ctx context.Context, c *client) error {
+			if _, err := c.thing(ctx, "p", map[string]any{"value": "p", "name": name}, protect()); err != nil {
+				return err
+			}
+			_, err := c.thing(ctx, "q", map[string]any{"value": "q"})
+			return err
+		})
+	}
+	f.up(prog("first"))
+	nOps := len(f.ops())
+	const msg = "unable to replace resource"
+
+	res, err := f.eng.Preview(context.Background(), prog("second"))
+	if err == nil || !strings.Contains(err.Error(), msg) || !hasDiag(res, "error", msg) {
+		t.Errorf("preview: error %v, diagnostics %+v", err, res.Diagnostics)
+	}
+	if !slices.Contains(res.OpsFor(thingURN("p")), engine.OpReplace) || len(res.OpsFor(thingURN("q"))) == 0 {
+		t.Errorf("preview stopped at the error: %+v", res.Steps)
+	}
+	if _, err := f.eng.Up(context.Background(), prog("second")); err == nil || !strings.Contains(err.Error(), msg) {
+		t.Errorf("up: error %v, want %q", err, msg)
+	}
+	if ops := f.ops()[nOps:]; len(ops) != 0 {
+		t.Errorf("the refused replacement changed the cloud: %v", ops)
+	}
+}
+
 func TestProtectRetainDeletedWith(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

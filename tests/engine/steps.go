@@ -560,10 +560,20 @@ func (d *deployment) replace(ctx context.Context, g *goal, prov ops, news, old *
 	diff plugin.DiffResult, seed []byte,
 ) (chain, error) {
 	if news.Protect && old.Protect {
-		msg := fmt.Sprintf("unable to replace resource %q\nas it is currently marked for protection. "+
+		err := fmt.Errorf("unable to replace resource %q\nas it is currently marked for protection. "+
 			"To unprotect the resource, remove the `protect` flag from the resource in your Pulumi program "+
 			"and run `pulumi up`", news.URN)
-		return nil, errors.New(msg)
+		if !d.dryRun {
+			return nil, err
+		}
+		// Like the real engine, a preview reports the error and goes on, so
+		// the user sees the diff that causes it; the preview still fails.
+		d.log(diag.Error, news.URN, err.Error())
+		d.mu.Lock()
+		if d.previewErr == nil {
+			d.previewErr = err
+		}
+		d.mu.Unlock()
 	}
 	if g.ImportID != "" {
 		// A replacement gets a new ID, which the program's import option
