@@ -24,7 +24,9 @@ import (
 // the inputs raw. O is encoded the same way into the component's outputs.
 //
 // A field of type property.Value receives the raw value, with its unknown,
-// secret and dependency markers. Any other field gets only the plain value.
+// secret and dependency markers. Any other field gets only the plain value:
+// a child built from it records no dependency on the resources the input
+// came from (the component itself still depends on them).
 // In a preview an unknown input leaves it at its zero value; the function
 // still runs, so that its children are registered, but the host reports
 // every output unknown, since they may be computed from that zero value.
