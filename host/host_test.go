@@ -472,48 +472,15 @@ type greetArgs struct {
 	Name string `pulumi:"name"`
 }
 
-// A method whose result is a single value returns it under "res".
-func TestSingleValueMethod(t *testing.T) {
-	t.Parallel()
-	mon := fakemonitor.Start(t)
+// callGreet serves test:index:Comp with greet as its method, constructs one
+// and calls greet on it with name "world" and the stack config cfg.
+func callGreet(t *testing.T, mon *fakemonitor.Monitor, cfg map[string]string, greet host.MethodFunc[greetArgs, string]) *pulumirpc.CallResponse {
+	t.Helper()
 	client := serve(t, mon.Addr(),
 		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
 			return compOut{Shout: args.Greeting}, nil
 		}),
-		host.WithMethod("test:index:Comp/greet", func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
-			return self.State().Get("shout").AsString() + ", " + args.Name, nil
-		}))
-	comp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hello"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	args, _ := plugin.MarshalProperties(resource.PropertyMap{
-		"__self__": resource.MakeComponentResourceReference(resource.URN(comp.GetUrn()), ""),
-		"name":     resource.NewProperty("world"),
-	}, plugin.MarshalOptions{KeepResources: true})
-	resp, err := client.Call(context.Background(), &pulumirpc.CallRequest{Tok: "test:index:Comp/greet", Args: args, MonitorEndpoint: mon.Addr()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := resp.GetReturn().GetFields()["res"].GetStringValue(); got != "hello, world" || len(resp.GetFailures()) > 0 {
-		t.Fatalf("return = %v, failures %v", resp.GetReturn(), resp.GetFailures())
-	}
-}
-
-// The engine's CallRequest carries neither the organization nor which
-// config keys are secret; the host takes both from the monitor, so a method
-// that reads secret stack config returns it secret.
-func TestCallTakesSecretConfigKeysFromMonitor(t *testing.T) {
-	t.Parallel()
-	cfg := map[string]string{"proj:apiKey": "s3cr3t-key"}
-	mon := fakemonitor.Start(t, fakemonitor.WithDeploymentConfig("acme", cfg, "proj:apiKey"))
-	client := serve(t, mon.Addr(),
-		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
-			return compOut{Shout: args.Greeting}, nil
-		}),
-		host.WithMethod("test:index:Comp/greet", func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
-			return self.Stack().Organization + "/" + self.Stack().Config.Get("proj:apiKey").AsString(), nil
-		}))
+		host.WithMethod("test:index:Comp/greet", greet))
 	comp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hello"}))
 	if err != nil {
 		t.Fatal(err)
@@ -528,6 +495,30 @@ func TestCallTakesSecretConfigKeysFromMonitor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return resp
+}
+
+// A method whose result is a single value returns it under "res".
+func TestSingleValueMethod(t *testing.T) {
+	t.Parallel()
+	resp := callGreet(t, fakemonitor.Start(t), nil, func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
+		return self.State().Get("shout").AsString() + ", " + args.Name, nil
+	})
+	if got := resp.GetReturn().GetFields()["res"].GetStringValue(); got != "hello, world" || len(resp.GetFailures()) > 0 {
+		t.Fatalf("return = %v, failures %v", resp.GetReturn(), resp.GetFailures())
+	}
+}
+
+// The engine's CallRequest carries neither the organization nor which
+// config keys are secret; the host takes both from the monitor, so a method
+// that reads secret stack config returns it secret.
+func TestCallTakesSecretConfigKeysFromMonitor(t *testing.T) {
+	t.Parallel()
+	cfg := map[string]string{"proj:apiKey": "s3cr3t-key"}
+	mon := fakemonitor.Start(t, fakemonitor.WithDeploymentConfig("acme", cfg, "proj:apiKey"))
+	resp := callGreet(t, mon, cfg, func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
+		return self.Stack().Organization + "/" + self.Stack().Config.Get("proj:apiKey").AsString(), nil
+	})
 	ret, err := plugin.UnmarshalProperties(resp.GetReturn(), plugin.MarshalOptions{KeepSecrets: true})
 	if err != nil {
 		t.Fatal(err)
