@@ -10,7 +10,6 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/monitorclient"
@@ -261,18 +260,16 @@ func (c *Component) release() {
 // limit: registrations beyond it would only wait, each on its own stack.
 const maxGroup = 64
 
-// Group returns an errgroup for registering children concurrently. It runs
-// at most as many goroutines at once as the engine's parallel setting
-// allows (and never more than 64), so a component with thousands of
-// children does not park thousands of goroutines.
-func (c *Component) Group(ctx context.Context) (*errgroup.Group, context.Context) {
-	g, gctx := errgroup.WithContext(ctx)
+// Group returns a Group for registering children concurrently. It runs at
+// most as many goroutines as the engine's parallel setting allows (and never
+// more than 64), so a component with thousands of children does not start
+// thousands of goroutines.
+func (c *Component) Group(ctx context.Context) (*Group, context.Context) {
 	limit := c.info.Parallel
 	if limit <= 0 || limit > maxGroup {
 		limit = maxGroup
 	}
-	g.SetLimit(limit)
-	return g, gctx
+	return newGroup(ctx, limit, c.token, c.name)
 }
 
 // Log sends a message to the engine, attached to the component.
