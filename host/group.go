@@ -15,7 +15,8 @@ import (
 //
 // The first error cancels the Group's context and is what Wait returns. A
 // panic in a function becomes that function's error. Functions may call Go;
-// once Wait has returned, the Group is spent.
+// once Wait has returned, the Group is spent. Always call Wait: it also
+// releases the Group's goroutines.
 type Group struct {
 	token, name string // the component, for panics
 	cancel      context.CancelCauseFunc
