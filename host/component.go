@@ -329,8 +329,7 @@ func Nested[A, O any](ctx context.Context, parent *Component, token, name string
 func runSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &StepError{Token: token, Name: name, Step: "construct", Panic: true,
-				Err: fmt.Errorf("%v", r), Stack: debug.Stack()}
+			err = panicError(token, name, "construct", r)
 		}
 	}()
 	out, err = f(ctx)
@@ -342,6 +341,12 @@ func runSafely[T any](ctx context.Context, token, name string, f func(context.Co
 		}
 	}
 	return out, err
+}
+
+// panicError records a panic r in component code, with where it happened.
+func panicError(token, name, step string, r any) *StepError {
+	return &StepError{Token: token, Name: name, Step: step, Panic: true,
+		Err: fmt.Errorf("%v", r), Stack: debug.Stack()}
 }
 
 // packageOf returns the package of a type token, "pkg:module:Type" -> "pkg".

@@ -2,8 +2,6 @@ package host
 
 import (
 	"context"
-	"fmt"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -79,8 +77,7 @@ func (g *Group) run(f func() error) {
 func (g *Group) call(f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &StepError{Token: g.token, Name: g.name, Step: "group task", Panic: true,
-				Err: fmt.Errorf("%v", r), Stack: debug.Stack()}
+			err = panicError(g.token, g.name, "group task", r)
 		}
 	}()
 	return f()
