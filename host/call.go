@@ -115,7 +115,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	selfURN := urn.URN(resolved.URN)
 	self.urn, self.name, self.state = resolved.URN, selfURN.Name(), resolved.State
 	if n := req.Info.Parallel; n > 0 {
-		self.sem = make(chan struct{}, n)
+		self.window = newWindow(n)
 	}
 	out, err := runSafely(ctx, req.Token, self.name, func(ctx context.Context) (property.Map, error) {
 		return fn(ctx, self, args)

@@ -145,7 +145,7 @@ type Component struct {
 
 	provider *Provider
 	monitor  *monitorclient.Client
-	sem      chan struct{}   // bounds registrations in flight to the engine's parallel
+	window   *window         // registrations in flight, at most the engine's parallel
 	pending  *sync.WaitGroup // registrations in flight, shared with nested components
 	secrets  secretSet       // plaintexts of the request's secrets, config included
 	// inputSecrets are those of the inputs alone. Only these refuse a child
@@ -210,11 +210,11 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	req.Inputs = c.secrets.mark(req.Inputs)
 	c.pending.Add(1)
 	defer c.pending.Done()
-	if err := c.acquire(ctx); err != nil {
+	if err := c.window.acquire(ctx); err != nil {
 		return monitorclient.RegisterResourceResponse{}, err
 	}
 	resp, err := c.monitor.RegisterResource(ctx, req)
-	c.release()
+	c.window.release()
 	if err != nil {
 		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
 	}
@@ -236,24 +236,6 @@ func allUnknown(m property.Map) property.Map {
 		m = m.Set(k, property.New(property.Computed).WithSecret(v.Secret()).WithDependencies(v.Dependencies()))
 	}
 	return m
-}
-
-func (c *Component) acquire(ctx context.Context) error {
-	if c.sem == nil {
-		return nil
-	}
-	select {
-	case c.sem <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (c *Component) release() {
-	if c.sem != nil {
-		<-c.sem
-	}
 }
 
 // maxGroup caps the goroutines of a Group when the engine sets no useful
@@ -285,7 +267,7 @@ func (c *Component) child(token, name, urn string, inputs property.Map) *Compone
 		info:         c.info,
 		provider:     c.provider,
 		monitor:      c.monitor,
-		sem:          c.sem,
+		window:       c.window,
 		pending:      c.pending,
 		secrets:      c.secrets,
 		inputSecrets: c.inputSecrets,

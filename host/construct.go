@@ -76,7 +76,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		secrets: newSecretSet(req.Inputs, req.Info.Config), inputSecrets: newSecretSet(req.Inputs),
 	}
 	if n := req.Info.Parallel; n > 0 {
-		c.sem = make(chan struct{}, n)
+		c.window = newWindow(n)
 	}
 	outputs, err := runSafely(ctx, req.Type, req.Name, func(ctx context.Context) (property.Map, error) {
 		return ctor(ctx, c)

@@ -1,0 +1,113 @@
+package host
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// canAcquire reports whether w has a place now, taking it if so.
+func canAcquire(w *window) bool {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return w.acquire(ctx) == nil
+}
+
+func TestWindowReopensWhenHalfAnswered(t *testing.T) {
+	w := newWindowWait(8, time.Hour)
+	for i := range 8 {
+		if !canAcquire(w) {
+			t.Fatalf("acquire %d of 8 waited", i+1)
+		}
+	}
+	if canAcquire(w) {
+		t.Fatal("a ninth registration got a place")
+	}
+	for i := range 3 {
+		w.release()
+		if canAcquire(w) {
+			t.Fatalf("a place opened with %d of 8 in flight", 7-i)
+		}
+	}
+	w.release() // 4 in flight: half answered
+	for i := range 4 {
+		if !canAcquire(w) {
+			t.Fatalf("reopened window refused acquire %d of 4", i+1)
+		}
+	}
+	if canAcquire(w) {
+		t.Fatal("the reopened window let more than 8 be in flight")
+	}
+}
+
+func TestWindowReopensWhenSlowOnesHoldIt(t *testing.T) {
+	w := newWindowWait(4, 20*time.Millisecond)
+	for range 4 {
+		if !canAcquire(w) {
+			t.Fatal("acquire waited on an empty window")
+		}
+	}
+	w.release() // 3 slow ones stay in flight, more than half
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := w.acquire(ctx); err != nil {
+		t.Fatalf("acquire behind slow registrations: %v", err)
+	}
+}
+
+func TestWindowAcquireEndsWithContext(t *testing.T) {
+	w := newWindowWait(1, time.Hour)
+	if !canAcquire(w) {
+		t.Fatal("acquire waited on an empty window")
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan error)
+	go func() { done <- w.acquire(ctx) }()
+	cancel(context.Canceled)
+	if err := <-done; err != context.Canceled {
+		t.Fatalf("acquire after cancel = %v, want context.Canceled", err)
+	}
+	w.release()
+	if !canAcquire(w) {
+		t.Fatal("a window of 1 did not reopen when its registration was answered")
+	}
+}
+
+func TestWindowNeverExceedsN(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 8} {
+		w := newWindowWait(n, time.Millisecond)
+		var busy, peak atomic.Int32
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Go(func() {
+				for range 200 {
+					if err := w.acquire(context.Background()); err != nil {
+						t.Error(err)
+						return
+					}
+					b := busy.Add(1)
+					for p := peak.Load(); b > p && !peak.CompareAndSwap(p, b); p = peak.Load() {
+					}
+					busy.Add(-1)
+					w.release()
+				}
+			})
+		}
+		wg.Wait()
+		if p := peak.Load(); p > int32(n) || p < 1 {
+			t.Errorf("window of %d: peak in flight %d", n, p)
+		}
+	}
+}
+
+func TestNilWindowBoundsNothing(t *testing.T) {
+	var w *window
+	for range 100 {
+		if err := w.acquire(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.release()
+}
