@@ -312,7 +312,7 @@ func unmarshalObject(key string, s *structpb.Struct, o UnmarshalOptions) (proper
 	case !hasSig:
 		return property.New(fields), nil
 	case !ok:
-		return property.Value{}, fmt.Errorf("unrecognized signature '%v' in property map for %q", fields[sig.Key], key)
+		return property.Value{}, fmt.Errorf("unrecognized signature (%s) in property map for %q", kindOf(fields[sig.Key]), key)
 	}
 	switch signature {
 	case sig.AssetSig, sig.ArchiveSig:
@@ -342,6 +342,31 @@ func unmarshalObject(key string, s *structpb.Struct, o UnmarshalOptions) (proper
 		return unmarshalOutput(key, raw, fields, o)
 	}
 	return property.Value{}, fmt.Errorf("unrecognized signature '%v' in property map for %q", signature, key)
+}
+
+// kindOf names the kind of a signature that is not a plain string.
+func kindOf(v property.Value) string {
+	switch {
+	case v.Secret():
+		return "a secret"
+	case len(v.Dependencies()) > 0:
+		return "a value with dependencies"
+	case v.IsString():
+		return "an output value"
+	case v.IsNumber():
+		return "a number"
+	case v.IsBool():
+		return "a bool"
+	case v.IsArray():
+		return "a list"
+	case v.IsMap():
+		return "an object"
+	case v.IsComputed():
+		return "unknown"
+	case v.IsNull():
+		return "null"
+	}
+	return "a special value"
 }
 
 // plain reports whether v, decoded from w, is a plain value to the SDK:

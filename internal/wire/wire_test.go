@@ -3,6 +3,7 @@ package wire
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -335,4 +336,20 @@ func TestMatchesSDK(t *testing.T) {
 			sig.Key: structpb.NewStringValue(sig.ByteString), "value": structpb.NewStringValue("/w=="),
 		}}),
 	}})
+}
+
+// A signature that is not a plain string is named by its kind in the
+// error: it may be a secret.
+func TestUnrecognizedSignatureHidesItsValue(t *testing.T) {
+	t.Parallel()
+	secret := structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{
+		sig.Key: structpb.NewStringValue(sig.Secret), "value": structpb.NewStringValue("hunter2"),
+	}})
+	s := &structpb.Struct{Fields: map[string]*structpb.Value{"k": structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{
+		sig.Key: secret,
+	}})}}
+	_, err := UnmarshalMap(s, UnmarshalOptions{})
+	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), `(a secret) in property map for "k"`) {
+		t.Errorf("error %v, want one naming the kind and not the value", err)
+	}
 }
