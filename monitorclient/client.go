@@ -131,15 +131,17 @@ func (c *Client) RegisterResource(ctx context.Context, req RegisterResourceReque
 }
 
 func (c *Client) registerResource(ctx context.Context, req RegisterResourceRequest) (RegisterResourceResponse, error) {
-	rreq, err := toRPCRegisterResourceRequest(req, c.features)
+	rreq, err := encodeRegisterResourceRequest(req, c.features)
 	if err != nil {
 		return RegisterResourceResponse{}, err
 	}
-	resp, err := c.monitor.RegisterResource(ctx, rreq)
+	var resp rawMessage
+	err = c.conn.Invoke(ctx, pulumirpc.ResourceMonitor_RegisterResource_FullMethodName, rreq, &resp,
+		grpc.ForceCodecV2(rawCodec{}))
 	if err != nil {
 		return RegisterResourceResponse{}, err
 	}
-	return fromRPCRegisterResourceResponse(resp)
+	return decodeRegisterResourceResponse(resp)
 }
 
 // RegisterResourceOutputs records the outputs of a component.

@@ -14,15 +14,20 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
-// unmarshalMap reads values with everything kept; output values become
+// unmarshalOptions read values with everything kept; output values become
 // secret/computed/dependency markers.
+var unmarshalOptions = wire.UnmarshalOptions{Resources: true, OutputValues: true}
+
 func unmarshalMap(s *structpb.Struct) (property.Map, error) {
-	return wire.UnmarshalMap(s, wire.UnmarshalOptions{Resources: true, OutputValues: true})
+	return wire.UnmarshalMap(s, unmarshalOptions)
 }
 
 // sortedUnion returns the sorted, deduplicated union of the lists; never nil.
@@ -130,37 +135,66 @@ func collapseAlias(a Alias, typ, name, parent string) (string, error) {
 	return string(urn.New(tokens.QName(stack), tokens.PackageName(project), parentType, tokens.Type(typ), name)), nil
 }
 
-func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pulumirpc.RegisterResourceRequest, error) {
-	if req.Type == "" {
-		return nil, errors.New("resource type cannot be empty")
+// Field numbers of the messages' property maps, which the RegisterResource
+// converters write and read themselves.
+var (
+	requestObjectField  = fieldNumber(&pulumirpc.RegisterResourceRequest{}, "object")
+	responseObjectField = fieldNumber(&pulumirpc.RegisterResourceResponse{}, "object")
+)
+
+func fieldNumber(m proto.Message, name protoreflect.Name) protowire.Number {
+	return m.ProtoReflect().Descriptor().Fields().ByName(name).Number()
+}
+
+// encodeRegisterResourceRequest is the protobuf encoding of the
+// RegisterResourceRequest for req: the message toRPCRegisterResourceRequest
+// makes, then the inputs written straight after it as its object field.
+func encodeRegisterResourceRequest(req RegisterResourceRequest, f Features) (rawMessage, error) {
+	msg, opts, err := toRPCRegisterResourceRequest(req, f)
+	if err != nil {
+		return nil, err
 	}
-	if req.Name == "" {
-		return nil, errors.New("resource name cannot be empty")
+	// Room for a typical child's inputs, so the object seldom regrows b.
+	b, err := proto.MarshalOptions{}.MarshalAppend(make([]byte, 0, 1024), msg)
+	if err != nil {
+		return nil, err
 	}
-	if req.DeletedWith != "" && !f.DeletedWith {
-		return nil, errors.New("the monitor does not support the DeletedWith option")
+	if b, err = wire.AppendMapField(b, requestObjectField, req.Inputs, opts); err != nil {
+		return nil, fmt.Errorf("marshaling inputs: %w", err)
 	}
-	if len(req.ReplaceWith) > 0 && !f.ReplaceWith {
-		return nil, errors.New("the monitor does not support the ReplaceWith option")
-	}
-	if !req.ReplacementTrigger.IsNull() && !f.ReplacementTrigger {
-		return nil, errors.New("the monitor does not support the ReplacementTrigger option")
-	}
-	if !req.Hooks.empty() && !f.ResourceHooks {
-		return nil, errors.New("the monitor does not support resource hooks")
-	}
-	if req.Hooks != nil && len(req.Hooks.OnError) > 0 && !f.ErrorHooks {
-		return nil, errors.New("the monitor does not support error hooks")
-	}
-	obj, err := wire.MarshalMap(req.Inputs, wire.MarshalOptions{
+	return b, nil
+}
+
+// toRPCRegisterResourceRequest converts req but its inputs: the message's
+// Object is left nil, and the options say how the inputs go on the wire.
+func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pulumirpc.RegisterResourceRequest, wire.MarshalOptions, error) {
+	opts := wire.MarshalOptions{
 		Secrets:   f.Secrets,
 		Resources: f.ResourceReferences,
 		// Like the Go SDK: output values only for multi-language components.
 		OutputValues: req.Remote && f.OutputValues,
 		ByteStrings:  f.ByteString,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("marshaling inputs: %w", err)
+	}
+	if req.Type == "" {
+		return nil, opts, errors.New("resource type cannot be empty")
+	}
+	if req.Name == "" {
+		return nil, opts, errors.New("resource name cannot be empty")
+	}
+	if req.DeletedWith != "" && !f.DeletedWith {
+		return nil, opts, errors.New("the monitor does not support the DeletedWith option")
+	}
+	if len(req.ReplaceWith) > 0 && !f.ReplaceWith {
+		return nil, opts, errors.New("the monitor does not support the ReplaceWith option")
+	}
+	if !req.ReplacementTrigger.IsNull() && !f.ReplacementTrigger {
+		return nil, opts, errors.New("the monitor does not support the ReplacementTrigger option")
+	}
+	if !req.Hooks.empty() && !f.ResourceHooks {
+		return nil, opts, errors.New("the monitor does not support resource hooks")
+	}
+	if req.Hooks != nil && len(req.Hooks.OnError) > 0 && !f.ErrorHooks {
+		return nil, opts, errors.New("the monitor does not support error hooks")
 	}
 	propDeps, allPropDeps := mergeKeyDeps(req.Inputs, req.PropertyDependencies)
 
@@ -170,7 +204,6 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 		Parent:                  req.Parent,
 		Custom:                  req.Custom,
 		Remote:                  req.Remote,
-		Object:                  obj,
 		Provider:                req.Provider,
 		Providers:               maps.Clone(req.Providers),
 		Dependencies:            sortedUnion(req.Dependencies, allPropDeps),
@@ -215,7 +248,7 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 	if !req.ReplacementTrigger.IsNull() {
 		trigger, err := wire.MarshalValue("replacementTrigger", req.ReplacementTrigger, wire.MarshalOptions{Secrets: f.Secrets, Resources: f.ResourceReferences})
 		if err != nil {
-			return nil, fmt.Errorf("marshaling replacementTrigger: %w", err)
+			return nil, opts, fmt.Errorf("marshaling replacementTrigger: %w", err)
 		}
 		out.ReplacementTrigger = trigger
 	}
@@ -229,7 +262,7 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 		if f.AliasSpecs {
 			ra, err := toRPCAlias(a)
 			if err != nil {
-				return nil, err
+				return nil, opts, err
 			}
 			out.Aliases = append(out.Aliases, ra)
 			out.AliasSpecs = true
@@ -237,11 +270,11 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 		}
 		u, err := collapseAlias(a, req.Type, req.Name, req.Parent)
 		if err != nil {
-			return nil, err
+			return nil, opts, err
 		}
 		out.AliasURNs = append(out.AliasURNs, u)
 	}
-	return out, nil
+	return out, opts, nil
 }
 
 func fromRPCResult(r pulumirpc.Result) Result {
@@ -255,6 +288,62 @@ func fromRPCResult(r pulumirpc.Result) Result {
 	}
 }
 
+// decodeRegisterResourceResponse reads a RegisterResourceResponse from its
+// protobuf encoding as proto.Unmarshal and fromRPCRegisterResourceResponse
+// would, but reads the outputs straight into property values
+// (wire.UnmarshalMapBytes); proto reads the other fields. A response that
+// is malformed, or whose object is not one length-delimited field, goes all
+// through proto and fromRPCRegisterResourceResponse, so its errors are
+// theirs. It reuses b.
+func decodeRegisterResourceResponse(b []byte) (RegisterResourceResponse, error) {
+	start, end := -1, -1 // the object field, tag included
+	for at := 0; at < len(b); {
+		num, typ, n := protowire.ConsumeTag(b[at:])
+		if n < 0 {
+			return decodeRegisterResourceResponseProto(b)
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[at+n:])
+		if m < 0 {
+			return decodeRegisterResourceResponseProto(b)
+		}
+		if num == responseObjectField {
+			if typ != protowire.BytesType || start >= 0 {
+				return decodeRegisterResourceResponseProto(b)
+			}
+			start, end = at, at+n+m
+		}
+		at += n + m
+	}
+	var object []byte
+	if start >= 0 {
+		_, _, n := protowire.ConsumeTag(b[start:])
+		object, _ = protowire.ConsumeBytes(b[start+n:])
+	}
+	outs, err := wire.UnmarshalMapBytes(object, unmarshalOptions)
+	if err != nil {
+		return decodeRegisterResourceResponseProto(b)
+	}
+	// The outputs hold no reference to b: the other fields can close up
+	// over the object's place.
+	rest := b
+	if start >= 0 {
+		rest = append(b[:start], b[end:]...)
+	}
+	var resp pulumirpc.RegisterResourceResponse
+	if err := proto.Unmarshal(rest, &resp); err != nil {
+		return RegisterResourceResponse{}, err
+	}
+	return registerResourceResponse(&resp, outs), nil
+}
+
+func decodeRegisterResourceResponseProto(b []byte) (RegisterResourceResponse, error) {
+	var resp pulumirpc.RegisterResourceResponse
+	if err := proto.Unmarshal(b, &resp); err != nil {
+		return RegisterResourceResponse{}, err
+	}
+	return fromRPCRegisterResourceResponse(&resp)
+}
+
 func fromRPCRegisterResourceResponse(resp *pulumirpc.RegisterResourceResponse) (RegisterResourceResponse, error) {
 	if resp == nil {
 		return RegisterResourceResponse{}, nil
@@ -263,6 +352,11 @@ func fromRPCRegisterResourceResponse(resp *pulumirpc.RegisterResourceResponse) (
 	if err != nil {
 		return RegisterResourceResponse{}, fmt.Errorf("unmarshaling outputs: %w", err)
 	}
+	return registerResourceResponse(resp, outs), nil
+}
+
+// registerResourceResponse converts resp, whose outputs are outs.
+func registerResourceResponse(resp *pulumirpc.RegisterResourceResponse, outs property.Map) RegisterResourceResponse {
 	out := RegisterResourceResponse{
 		URN:     resp.GetUrn(),
 		ID:      resp.GetId(),
@@ -277,7 +371,7 @@ func fromRPCRegisterResourceResponse(resp *pulumirpc.RegisterResourceResponse) (
 			out.PropertyDependencies[k] = slices.Clone(v.GetUrns())
 		}
 	}
-	return out, nil
+	return out
 }
 
 func toRPCRegisterResourceOutputsRequest(

@@ -2,6 +2,7 @@ package monitorclient
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -90,7 +91,7 @@ func baseRegister() *pulumirpc.RegisterResourceRequest {
 	}
 }
 
-func TestToRPCRegisterResourceRequest(t *testing.T) {
+func TestEncodeRegisterResourceRequest(t *testing.T) {
 	t.Parallel()
 	minimal := RegisterResourceRequest{Type: "pkg:index:Thing", Name: "t"}
 	with := func(f func(*RegisterResourceRequest)) RegisterResourceRequest {
@@ -348,7 +349,7 @@ func TestToRPCRegisterResourceRequest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := toRPCRegisterResourceRequest(tt.req, tt.features)
+			b, err := encodeRegisterResourceRequest(tt.req, tt.features)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want containing %q", err, tt.wantErr)
@@ -358,7 +359,11 @@ func TestToRPCRegisterResourceRequest(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			assertProto(t, got, tt.want)
+			var got pulumirpc.RegisterResourceRequest
+			if err := proto.Unmarshal(b, &got); err != nil {
+				t.Fatalf("the engine could not read %x: %v", b, err)
+			}
+			assertProto(t, &got, tt.want)
 		})
 	}
 }
@@ -461,12 +466,73 @@ func TestFromRPCRegisterResourceResponse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			assertMap(t, got.Outputs, tt.want.Outputs)
-			got.Outputs, tt.want.Outputs = property.Map{}, property.Map{}
-			if got.URN != tt.want.URN || got.ID != tt.want.ID || got.Result != tt.want.Result ||
-				got.Unknown != tt.want.Unknown || !slices.Equal(got.Stables, tt.want.Stables) ||
-				!maps.EqualFunc(got.PropertyDependencies, tt.want.PropertyDependencies, slices.Equal) {
-				t.Errorf("got %+v, want %+v", got, tt.want)
+			assertResponse(t, got, tt.want)
+			// What the client reads: the same from the message's bytes.
+			b, err := proto.Marshal(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err = decodeRegisterResourceResponse(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertResponse(t, got, tt.want)
+		})
+	}
+}
+
+func assertResponse(t *testing.T, got, want RegisterResourceResponse) {
+	t.Helper()
+	assertMap(t, got.Outputs, want.Outputs)
+	got.Outputs, want.Outputs = property.Map{}, property.Map{}
+	if got.URN != want.URN || got.ID != want.ID || got.Result != want.Result ||
+		got.Unknown != want.Unknown || !slices.Equal(got.Stables, want.Stables) ||
+		!maps.EqualFunc(got.PropertyDependencies, want.PropertyDependencies, slices.Equal) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+// Encodings an engine would hardly send, which proto still reads: the
+// bytes path gives proto's answer, or proto's error.
+func TestDecodeRegisterResourceResponseUnusual(t *testing.T) {
+	t.Parallel()
+	enc := func(m *pulumirpc.RegisterResourceResponse) []byte {
+		b, err := proto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	a := enc(&pulumirpc.RegisterResourceResponse{Urn: customURN, Object: mustStruct(t, map[string]any{"a": 1.0})})
+	b := enc(&pulumirpc.RegisterResourceResponse{Id: "i", Object: mustStruct(t, map[string]any{"b": "x"})})
+	secretOut := enc(&pulumirpc.RegisterResourceResponse{Object: mustStruct(t, map[string]any{
+		"s": map[string]any{sigKey: secretSig, "value": "x"}})})
+	badUTF8 := enc(&pulumirpc.RegisterResourceResponse{Object: &structpb.Struct{Fields: map[string]*structpb.Value{
+		"k": structpb.NewNumberValue(1)}}})
+	badUTF8 = []byte(strings.Replace(string(badUTF8), "k", "\xff", 1))
+	for name, in := range map[string][]byte{
+		"empty":                {},
+		"object twice, merged": append(append([]byte{}, a...), b...),
+		"object as a varint":   {0x18, 0x01},
+		"unknown field":        append([]byte{0xc8, 0x3e, 0x01}, a...), // field 1001
+		"truncated":            a[:len(a)-2],
+		"secret output":        secretOut,
+		"invalid UTF-8 key":    badUTF8,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var msg pulumirpc.RegisterResourceResponse
+			wantErr := proto.Unmarshal(in, &msg)
+			var want RegisterResourceResponse
+			if wantErr == nil {
+				want, wantErr = fromRPCRegisterResourceResponse(&msg)
+			}
+			got, err := decodeRegisterResourceResponse(in)
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("error %v, want %v", err, wantErr)
+			}
+			if err == nil {
+				assertResponse(t, got, want)
 			}
 		})
 	}

@@ -7,7 +7,10 @@
 // Method(ctx, Request) (Response, error); values are [property.Map] with
 // secrets, unknowns and dependencies as markers, so no pulumirpc type appears
 // in this package's API. Dependencies found on input values are also sent as
-// propertyDependencies/dependencies, the way the Go SDK does.
+// propertyDependencies/dependencies, the way the Go SDK does. RegisterResource,
+// the call a component makes once per child, writes its inputs and reads
+// its outputs straight between property.Map and protobuf bytes (codec.go),
+// without structpb trees in between.
 //
 // Logging goes through the Engine service, whose address comes from the
 // plugin's command line: see [DialEngine].

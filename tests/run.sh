@@ -18,3 +18,4 @@ go test -run '^$' -fuzz '^FuzzPropertyDecoding$' -fuzztime 30000x -timeout 5m ./
 go test -run '^$' -fuzz '^FuzzTypedArgs$' -fuzztime 30000x -timeout 5m ./host/
 go test -run '^$' -fuzz '^FuzzMarshal$' -fuzztime 12000x -timeout 5m ./internal/wire/
 go test -run '^$' -fuzz '^FuzzUnmarshal$' -fuzztime 12000x -timeout 5m ./internal/wire/
+go test -run '^$' -fuzz '^FuzzUnmarshalBytes$' -fuzztime 30000x -timeout 5m ./internal/wire/

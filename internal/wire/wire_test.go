@@ -3,6 +3,7 @@ package wire
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,6 +63,7 @@ var (
 func checkMarshal(t *testing.T, m property.Map) {
 	t.Helper()
 	for _, o := range marshalOptions {
+		checkAppend(t, m, o)
 		want, wantErr, panicked := sdkMarshal(m, o)
 		if panicked {
 			continue
@@ -323,6 +325,9 @@ func TestMatchesSDK(t *testing.T) {
 		"nan":   property.New(math.Inf(1)),
 		"empty": property.New(map[string]property.Value{}),
 		"deep":  property.New([]property.Value{property.New(property.Computed).WithSecret(true).WithDependencies([]urn.URN{urn.URN(urns[0])})}),
+		// Longer than a one-byte length, at each level (AppendMap).
+		"long": property.New(map[string]property.Value{"s": property.New(strings.Repeat("x", 20000)),
+			"l": property.New(slices.Repeat([]property.Value{property.New("yy")}, 100))}),
 	}))
 	checkUnmarshal(t, nil)
 	checkUnmarshal(t, &structpb.Struct{Fields: map[string]*structpb.Value{

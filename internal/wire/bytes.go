@@ -1,0 +1,306 @@
+package wire
+
+import (
+	"errors"
+	"math"
+	"unicode/utf8"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// AppendMapField appends m to b as field num of the message being encoded
+// in b: the field's tag, then the protobuf encoding of MarshalMap(m, o),
+// with the same errors. Plain data is written straight to the bytes;
+// signature objects (secrets, unknowns, output values, references, assets,
+// byte strings) are built by MarshalMap's code and encoded by proto.
+func AppendMapField(b []byte, num protowire.Number, m property.Map, o MarshalOptions) ([]byte, error) {
+	b, start := openDelimited(b, num)
+	b, err := appendMap(b, m, o)
+	if err != nil {
+		return nil, err
+	}
+	return closeDelimited(b, start), nil
+}
+
+// appendMap appends the fields of the Struct for m.
+func appendMap(b []byte, m property.Map, o MarshalOptions) ([]byte, error) {
+	// In key order, as MarshalMap, so the same error comes first.
+	for k, v := range m.AllStable {
+		var start int
+		b, start = openDelimited(b, structFields)
+		b = protowire.AppendTag(b, entryKey, protowire.BytesType)
+		b = protowire.AppendString(b, k)
+		var err error
+		if b, err = appendValue(b, entryValue, k, v, o); err != nil {
+			return nil, err
+		}
+		b = closeDelimited(b, start)
+	}
+	return b, nil
+}
+
+// appendValue appends v, the value of (or inside) property key, as field
+// num of type google.protobuf.Value.
+func appendValue(b []byte, num protowire.Number, key string, v property.Value, o MarshalOptions) ([]byte, error) {
+	var start int
+	b, start = openDelimited(b, num)
+	var err error
+	switch {
+	case v.Secret() || len(v.Dependencies()) > 0 || v.IsComputed() ||
+		v.IsResourceReference() || v.IsAsset() || v.IsArchive() ||
+		v.IsString() && !utf8.ValidString(v.AsString()):
+		var w *structpb.Value
+		if w, err = marshal(key, v, o); err == nil {
+			b, err = proto.MarshalOptions{}.MarshalAppend(b, w)
+		}
+	case v.IsNull():
+		b = protowire.AppendTag(b, valueNull, protowire.VarintType)
+		b = protowire.AppendVarint(b, 0)
+	case v.IsBool():
+		b = protowire.AppendTag(b, valueBool, protowire.VarintType)
+		b = protowire.AppendVarint(b, protowire.EncodeBool(v.AsBool()))
+	case v.IsNumber():
+		b = protowire.AppendTag(b, valueNumber, protowire.Fixed64Type)
+		b = protowire.AppendFixed64(b, math.Float64bits(v.AsNumber()))
+	case v.IsString():
+		b = protowire.AppendTag(b, valueString, protowire.BytesType)
+		b = protowire.AppendString(b, v.AsString())
+	case v.IsArray():
+		var list int
+		b, list = openDelimited(b, valueList)
+		for _, e := range v.AsArray().All {
+			if b, err = appendValue(b, listValues, key, e, o); err != nil {
+				return nil, err
+			}
+		}
+		b = closeDelimited(b, list)
+	case v.IsMap():
+		if b, err = AppendMapField(b, valueStruct, v.AsMap(), o); err != nil {
+			return nil, err
+		}
+	default:
+		_, err = marshal(key, v, o) // its error for a value of no kind
+	}
+	if err != nil {
+		return nil, err
+	}
+	return closeDelimited(b, start), nil
+}
+
+// openDelimited appends the tag of length-delimited field num and one byte
+// for its length, and returns where the field's contents start.
+func openDelimited(b []byte, num protowire.Number) ([]byte, int) {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return append(b, 0), len(b) + 1
+}
+
+// closeDelimited writes the length of the contents from start on, moving
+// them if it takes more than the byte openDelimited left.
+func closeDelimited(b []byte, start int) []byte {
+	n := len(b) - start
+	if n < 0x80 {
+		b[start-1] = byte(n)
+		return b
+	}
+	extra := protowire.SizeVarint(uint64(n)) - 1
+	b = append(b, make([]byte, extra)...)
+	copy(b[start+extra:], b[start:start+n])
+	protowire.AppendVarint(b[:start-1], uint64(n))
+	return b
+}
+
+// UnmarshalMapBytes decodes the protobuf encoding of a google.protobuf.Struct
+// as UnmarshalMap decodes the Struct, with the same result and the same
+// errors. Plain data is read straight from the bytes, without building the
+// structpb tree first; objects with a signature, and anything unusual in
+// the encoding, go through proto and UnmarshalMap.
+func UnmarshalMapBytes(b []byte, o UnmarshalOptions) (property.Map, error) {
+	if m, err := unmarshalStructBytes(b, o, 0); err == nil {
+		return property.NewMap(m), nil
+	}
+	// Errors and unusual encodings: exactly what proto and UnmarshalMap say.
+	var s structpb.Struct
+	if err := proto.Unmarshal(b, &s); err != nil {
+		return property.Map{}, err
+	}
+	return UnmarshalMap(&s, o)
+}
+
+// errUnusual says the bytes need proto's reading: a field repeated or of an
+// unexpected wire type, invalid UTF-8, a value of no kind.
+var errUnusual = errors.New("unusual encoding")
+
+const (
+	structFields = 1 // Struct.fields, map<string, Value>
+	entryKey     = 1
+	entryValue   = 2
+	listValues   = 1 // ListValue.values
+
+	valueNull   = 1
+	valueNumber = 2
+	valueString = 3
+	valueBool   = 4
+	valueStruct = 5
+	valueList   = 6
+)
+
+// maxDepth is proto's default recursion limit: deeper is proto's to refuse.
+const maxDepth = 10000
+
+// unmarshalStructBytes decodes a Struct's fields, depth levels down.
+// Errors only say to ask proto: UnmarshalMapBytes reports proto's and
+// UnmarshalMap's.
+func unmarshalStructBytes(b []byte, o UnmarshalOptions, depth int) (map[string]property.Value, error) {
+	if depth > maxDepth {
+		return nil, errUnusual
+	}
+	out := map[string]property.Value{}
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num != structFields || typ != protowire.BytesType {
+			return nil, errUnusual
+		}
+		b = b[n:]
+		entry, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return nil, errUnusual
+		}
+		b = b[n:]
+		k, value, err := mapEntry(entry)
+		if err != nil {
+			return nil, err
+		}
+		v, err := unmarshalValueBytes(value, o, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// mapEntry splits a map entry into its key and the bytes of its value.
+func mapEntry(b []byte) (string, []byte, error) {
+	var key string
+	var value []byte
+	hasKey, hasValue := false, false
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || typ != protowire.BytesType || (num != entryKey && num != entryValue) {
+			return "", nil, errUnusual
+		}
+		b = b[n:]
+		field, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return "", nil, errUnusual
+		}
+		b = b[n:]
+		if num == entryKey {
+			if hasKey || !utf8.Valid(field) {
+				return "", nil, errUnusual
+			}
+			key, hasKey = string(field), true
+		} else {
+			if hasValue {
+				return "", nil, errUnusual
+			}
+			value, hasValue = field, true
+		}
+	}
+	if !hasValue {
+		return "", nil, errUnusual
+	}
+	return key, value, nil
+}
+
+// unmarshalValueBytes decodes a Value holding exactly one kind.
+func unmarshalValueBytes(b []byte, o UnmarshalOptions, depth int) (property.Value, error) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return property.Value{}, errUnusual
+	}
+	rest := b[n:]
+	var v property.Value
+	switch {
+	case num == valueNull && typ == protowire.VarintType:
+		_, n = protowire.ConsumeVarint(rest)
+	case num == valueNumber && typ == protowire.Fixed64Type:
+		var bits uint64
+		bits, n = protowire.ConsumeFixed64(rest)
+		v = property.New(math.Float64frombits(bits))
+	case num == valueBool && typ == protowire.VarintType:
+		var x uint64
+		x, n = protowire.ConsumeVarint(rest)
+		v = property.New(x != 0)
+	case num == valueString && typ == protowire.BytesType:
+		var s []byte
+		s, n = protowire.ConsumeBytes(rest)
+		if n >= 0 && !utf8.Valid(s) {
+			return property.Value{}, errUnusual
+		}
+		if str := string(s); isUnknown(str) {
+			v = property.New(property.Computed)
+		} else {
+			v = property.New(str)
+		}
+	case num == valueList && typ == protowire.BytesType:
+		var list []byte
+		list, n = protowire.ConsumeBytes(rest)
+		if n >= 0 {
+			var err error
+			if v, err = unmarshalListBytes(list, o, depth+1); err != nil {
+				return property.Value{}, err
+			}
+		}
+	case num == valueStruct && typ == protowire.BytesType:
+		var s []byte
+		s, n = protowire.ConsumeBytes(rest)
+		if n >= 0 {
+			fields, err := unmarshalStructBytes(s, o, depth+1)
+			if err != nil {
+				return property.Value{}, err
+			}
+			if _, special := fields[sig.Key]; special {
+				// Secrets, references, assets, output values: proto's way.
+				var w structpb.Value
+				if err := proto.Unmarshal(b, &w); err != nil {
+					return property.Value{}, err
+				}
+				return unmarshal("", &w, o)
+			}
+			v = property.New(fields)
+		}
+	default:
+		return property.Value{}, errUnusual
+	}
+	if n < 0 || len(rest) != n {
+		return property.Value{}, errUnusual // malformed, or more than one kind
+	}
+	return v, nil
+}
+
+func unmarshalListBytes(b []byte, o UnmarshalOptions, depth int) (property.Value, error) {
+	elems := []property.Value{}
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num != listValues || typ != protowire.BytesType {
+			return property.Value{}, errUnusual
+		}
+		b = b[n:]
+		elem, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return property.Value{}, errUnusual
+		}
+		b = b[n:]
+		v, err := unmarshalValueBytes(elem, o, depth+1)
+		if err != nil {
+			return property.Value{}, err
+		}
+		elems = append(elems, v)
+	}
+	return property.New(elems), nil
+}

@@ -1,0 +1,175 @@
+package wire
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// checkBytes compares UnmarshalMapBytes with proto.Unmarshal followed by
+// UnmarshalMap: the same map, or the same error.
+func checkBytes(t *testing.T, b []byte) {
+	t.Helper()
+	for _, o := range unmarshalOptions {
+		got, err := UnmarshalMapBytes(b, o)
+		var s structpb.Struct
+		wantErr := proto.Unmarshal(b, &s)
+		want, err2 := UnmarshalMap(&s, o)
+		if wantErr == nil {
+			wantErr = err2
+		}
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("%+v: UnmarshalMapBytes(%x) error %v, want %v", o, b, err, wantErr)
+		}
+		// NaN is not DeepEqual to itself; %#v tells nil from empty slices.
+		if err == nil && !reflect.DeepEqual(got, want) && fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
+			t.Fatalf("%+v: UnmarshalMapBytes(%x)\n got: %#v\nwant: %#v", o, b, got, want)
+		}
+	}
+}
+
+// checkAppend compares AppendMapField with proto.Marshal of MarshalMap in
+// a message's field: the same message, or the same error.
+func checkAppend(t *testing.T, m property.Map, o MarshalOptions) {
+	t.Helper()
+	s, wantErr := MarshalMap(m, o)
+	// A Value with the map as its struct_value (field 5), after a field
+	// it must leave alone.
+	before := []byte{0x48, 0x07} // field 9, varint 7
+	b, err := AppendMapField(before, valueStruct, m, o)
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("%+v: AppendMapField(%v) error %v, want %v", o, m, err, wantErr)
+	}
+	if err != nil {
+		return
+	}
+	var got, want structpb.Value
+	want.Kind = &structpb.Value_StructValue{StructValue: s}
+	want.ProtoReflect().SetUnknown(before)
+	if err := proto.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%+v: AppendMapField(%v) wrote %x, which proto cannot read: %v", o, m, b, err)
+	}
+	if !proto.Equal(&got, &want) {
+		t.Fatalf("%+v: AppendMapField(%v)\n got: %v\nwant: %v", o, m, &got, &want)
+	}
+}
+
+func encode(t testing.TB, s *structpb.Struct) []byte {
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// FuzzUnmarshalBytes reads the fuzz input both as a generated Struct's
+// encoding and as raw bytes.
+func FuzzUnmarshalBytes(f *testing.F) {
+	for _, seed := range [][]byte{{}, {5, 1, 1, 0, 0, 5}, {5, 1, 2, 2, 0, 1, 0}, {6, 1, 1, 1, 0, 5, 1, 2, 0, 4}, {4, 2, 3, 1, 6, 0, 2, 3}} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkBytes(t, b)
+		g := &gen{b}
+		fields := map[string]*structpb.Value{}
+		for i := 0; len(g.b) > 0 && i < 4; i++ {
+			fields[fmt.Sprint("k", i)] = g.wire(0)
+		}
+		// The generator makes invalid UTF-8 too, which proto refuses to encode.
+		if enc, err := proto.Marshal(&structpb.Struct{Fields: fields}); err == nil {
+			checkBytes(t, enc)
+		}
+	})
+}
+
+// Encodings a marshaller would not write, which proto still reads.
+func TestUnmarshalBytesUnusual(t *testing.T) {
+	t.Parallel()
+	str := func(s string) []byte {
+		return encode(t, &structpb.Struct{Fields: map[string]*structpb.Value{"k": structpb.NewStringValue(s)}})
+	}
+	entry := func(fields ...[]byte) []byte {
+		var e []byte
+		for _, f := range fields {
+			e = append(e, f...)
+		}
+		return protowire.AppendBytes(protowire.AppendTag(nil, structFields, protowire.BytesType), e)
+	}
+	key := func(k string) []byte {
+		return protowire.AppendString(protowire.AppendTag(nil, entryKey, protowire.BytesType), k)
+	}
+	value := func(v []byte) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(nil, entryValue, protowire.BytesType), v)
+	}
+	number := protowire.AppendFixed64(protowire.AppendTag(nil, valueNumber, protowire.Fixed64Type), math.Float64bits(1))
+	text := protowire.AppendString(protowire.AppendTag(nil, valueString, protowire.BytesType), "x")
+	nested := func(inner []byte) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(nil, valueStruct, protowire.BytesType), inner)
+	}
+	secret := encode(t, &structpb.Struct{Fields: map[string]*structpb.Value{
+		"s": structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{
+			sig.Key: structpb.NewStringValue(sig.Secret), "value": structpb.NewStringValue("hush"),
+		}}),
+	}})
+	for name, b := range map[string][]byte{
+		"string":               str("x"),
+		"unknown sentinel":     str(sig.UnknownStringValue),
+		"invalid UTF-8":        entry(key("k"), value(protowire.AppendString(protowire.AppendTag(nil, valueString, protowire.BytesType), "\xff"))),
+		"invalid UTF-8 key":    entry(key("\xff"), value(number)),
+		"repeated key":         append(entry(key("k"), value(number)), entry(key("k"), value(text))...),
+		"two kinds":            entry(key("k"), value(append(append([]byte{}, number...), text...))),
+		"kind repeated":        entry(key("k"), value(append(append([]byte{}, number...), number...))),
+		"struct merged":        entry(key("k"), value(append(nested(entry(key("a"), value(number))), nested(entry(key("b"), value(text)))...))),
+		"no value":             entry(key("k")),
+		"no key":               entry(value(number)),
+		"empty value":          entry(key("k"), value(nil)),
+		"key after value":      entry(value(number), key("k")),
+		"unknown field":        append(protowire.AppendVarint(protowire.AppendTag(nil, 9, protowire.VarintType), 1), str("x")...),
+		"truncated":            str("x")[:4],
+		"secret":               secret,
+		"secret nested":        entry(key("k"), value(nested(secret))),
+		"null of another enum": entry(key("k"), value(protowire.AppendVarint(protowire.AppendTag(nil, valueNull, protowire.VarintType), 7))),
+		"bool of 2":            entry(key("k"), value(protowire.AppendVarint(protowire.AppendTag(nil, valueBool, protowire.VarintType), 2))),
+		"number as varint":     entry(key("k"), value(protowire.AppendVarint(protowire.AppendTag(nil, valueNumber, protowire.VarintType), 2))),
+	} {
+		t.Run(name, func(t *testing.T) { checkBytes(t, b) })
+	}
+}
+
+func BenchmarkUnmarshalBytes(b *testing.B) {
+	outputs := encode(b, &structpb.Struct{Fields: map[string]*structpb.Value{
+		"bucket": structpb.NewStringValue("site-bucket-1a2b3c4d"), "key": structpb.NewStringValue("pages/p17.html"),
+		"content": structpb.NewStringValue("<h1>page 17</h1>"), "contentType": structpb.NewStringValue("text/html"),
+		"etag": structpb.NewStringValue("0f343b0931126a20f133d67c2b018a3b"), "size": structpb.NewNumberValue(16),
+		"url":  structpb.NewStringValue("mem://site-bucket-1a2b3c4d/pages/p17.html"),
+		"tags": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{structpb.NewStringValue("a"), structpb.NewBoolValue(true)}}),
+	}})
+	o := UnmarshalOptions{Resources: true, OutputValues: true}
+	b.Run("bytes", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := UnmarshalMapBytes(outputs, o); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("proto", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var s structpb.Struct
+			if err := proto.Unmarshal(outputs, &s); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := UnmarshalMap(&s, o); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
