@@ -23,6 +23,9 @@
 // the outputs. [Apply] derives values the way an output's apply does;
 // [Component.Resolve] reads a referenced resource through the engine.
 //
+// [Main] runs the plugin on one Go thread at a time unless told otherwise
+// ([WithMaxProcs]): a provider mostly waits on the engine.
+//
 // Bad input is reported with [Errorf] or comes back from the schema checks
 // as an [InputError]; other failures are [StepError]s naming the resource
 // and the step. Files named grpc*.go are the only ones that speak the wire

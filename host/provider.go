@@ -26,6 +26,7 @@ type Provider struct {
 	functions   map[string]function
 	shapes      map[string]shape // Go types per component, method and function token
 	onConfigure ConfigureFunc
+	maxProcs    int // GOMAXPROCS for Main; 0 leaves Go's default
 
 	monitors *monitorclient.Pool
 
@@ -47,6 +48,7 @@ func New(name string, opts ...Option) (*Provider, error) {
 		methods:    map[string]method{},
 		functions:  map[string]function{},
 		shapes:     map[string]shape{},
+		maxProcs:   defaultMaxProcs,
 		monitors:   monitorclient.NewPool(),
 	}
 	for _, opt := range opts {

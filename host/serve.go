@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"syscall"
 	"time"
@@ -30,17 +31,49 @@ const engineHealthInterval = 5 * time.Second
 // server: large enough for any ordinary message in one go.
 const flowWindow = 4 << 20
 
+// defaultMaxProcs is the GOMAXPROCS Main runs a plugin with.
+const defaultMaxProcs = 1
+
 // Main builds the provider and serves it with the process's arguments,
 // exiting non-zero if that fails. Call it from the plugin's main function.
+//
+// Main runs the plugin's Go code on one thread at a time (GOMAXPROCS 1):
+// a provider mostly waits on the engine, and more threads only cost it CPU
+// in scheduler wake-ups (docs/performance.md). Goroutines still run
+// concurrently. See [WithMaxProcs]; a GOMAXPROCS environment variable wins.
 func Main(name string, opts ...Option) {
 	p, err := New(name, opts...)
 	if err == nil {
+		if n := p.procs(); n > 0 {
+			runtime.GOMAXPROCS(n)
+		}
 		err = Serve(context.Background(), p, os.Args[1:], os.Stdout)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pulumi-resource-%s: %v\n", name, err)
 		os.Exit(1)
 	}
+}
+
+// WithMaxProcs sets how many threads run the plugin's Go code at once
+// (GOMAXPROCS) when [Main] runs it: 1 unless set, and 0 for Go's default of
+// one per CPU. Serve leaves the process as it is.
+func WithMaxProcs(n int) Option {
+	return func(p *Provider) error {
+		if n < 0 {
+			return fmt.Errorf("WithMaxProcs(%d): want 0 (one per CPU) or more", n)
+		}
+		p.maxProcs = n
+		return nil
+	}
+}
+
+// procs is the GOMAXPROCS Main sets, or 0 to leave it.
+func (p *Provider) procs() int {
+	if _, set := os.LookupEnv("GOMAXPROCS"); set {
+		return 0
+	}
+	return p.maxProcs
 }
 
 // Serve serves p on 127.0.0.1 and writes the chosen port as the first line
