@@ -16,6 +16,9 @@ type Impl string
 const (
 	// Ours is the shipped plugin, provider/cmd/pulumi-resource-sitekit.
 	Ours Impl = "ours"
+	// OursAllProcs is ours with Go's default GOMAXPROCS instead of
+	// host.Main's 1, tests/bench/cmd/sitekit-allprocs.
+	OursAllProcs Impl = "ours-allprocs"
 	// Peer is the Go SDK implementation, tests/peer.
 	Peer Impl = "peer"
 	// Floor is a plugin whose Construct sends the same registrations with
@@ -28,7 +31,7 @@ const (
 
 // Impls are the implementations the deployment measurements compare, in
 // report order.
-var Impls = []Impl{Ours, Peer, Floor, BoundedFloor}
+var Impls = []Impl{Ours, Peer, Floor, BoundedFloor, OursAllProcs}
 
 const pluginName = "pulumi-resource-sitekit"
 
@@ -37,6 +40,7 @@ var packages = map[Impl]string{
 	Peer:         "github.com/polyhost/polyhost/tests/peer/cmd/pulumi-resource-sitekit-peer",
 	Floor:        "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-floor",
 	BoundedFloor: "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-floor-bounded",
+	OursAllProcs: "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-allprocs",
 }
 
 const wrapperPackage = "github.com/polyhost/polyhost/tests/bench/cmd/rusagewrap"

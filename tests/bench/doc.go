@@ -1,8 +1,10 @@
 // Package bench compares the host's Construct and Call with a Go SDK
-// implementation of the same components (tests/peer) and with the
+// implementation of the same components (tests/peer), with the
 // engine-bound floors (tests/bench/floor: a bare client sending the same
-// registrations all at once, or at most `parallel` at once), on the embedded engine (tests/engine). It is for whoever
-// changes host/ or monitorclient/ and wants to know what it costs.
+// registrations all at once, or at most `parallel` at once) and with
+// itself on a thread per core (tests/bench/cmd/sitekit-allprocs), on the
+// embedded engine (tests/engine). It is for whoever changes host/ or
+// monitorclient/ and wants to know what it costs.
 //
 // Start with the polybench command, which runs every measurement in
 // alternating rounds and writes docs/performance.md:

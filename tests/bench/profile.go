@@ -11,6 +11,10 @@ import (
 
 const profiledPackage = "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-profiled"
 
+// profiledImpls are the implementations sitekit-profiled can be: ours with
+// all cores runs the same code as ours.
+var profiledImpls = []Impl{Ours, Peer, Floor, BoundedFloor}
+
 // Profile deploys a Site with pages pages (update) runs times with ours, the
 // peer and the floor, each built as tests/bench/cmd/sitekit-profiled, and
 // returns the CPU and allocation profiles of the component provider
@@ -25,7 +29,7 @@ func Profile(ctx context.Context, dir string, pages, runs int) (string, error) {
 	if err := goBuild(ctx, filepath.Join(dir, "bin", pluginName), wrapperPackage); err != nil {
 		return "", err
 	}
-	for _, impl := range Impls {
+	for _, impl := range profiledImpls {
 		bins.Wrapped[impl] = filepath.Join(dir, "bin", pluginName)
 	}
 	r, err := NewRunner(bins, dir)
@@ -34,7 +38,7 @@ func Profile(ctx context.Context, dir string, pages, runs int) (string, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "CPU and allocation profiles of the component provider process, %d update deployments of a Site with %d pages each (`polybench -profile`). `cum` is the time (or bytes) spent in a function and everything it calls; only frames of this project, the Go SDK and gRPC's client call are shown.\n\n", runs, pages)
-	for _, impl := range Impls {
+	for _, impl := range profiledImpls {
 		profDir := filepath.Join(dir, "profiles", string(impl))
 		if err := os.MkdirAll(profDir, 0o755); err != nil {
 			return "", err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 	"syscall"
 
@@ -38,8 +39,8 @@ const (
 	// AllAtOnce sends every independent registration at once, as the Go
 	// SDK does: the least CPU on this transport.
 	AllAtOnce Sending = iota
-	// Bounded keeps at most the engine's parallel in flight, as ours
-	// does: the least CPU for a provider that keeps that bound.
+	// Bounded keeps at most the engine's parallel in flight with a plain
+	// semaphore: each answer lets one more registration out.
 	Bounded
 )
 
@@ -105,6 +106,10 @@ func pageContents(inputs *structpb.Struct) ([]Page, error) {
 // provider.Main) nor the CLI's plugin code: a bare client needs neither,
 // and their start-up would count against the floor.
 func Main(version string, sending Sending) error {
+	// Go code on one thread at a time, as host.Main runs ours.
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set {
+		runtime.GOMAXPROCS(1)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cancel := make(chan bool)

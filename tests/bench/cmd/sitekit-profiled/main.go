@@ -9,7 +9,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,10 +40,7 @@ func main() {
 	case "floor-bounded":
 		err = floor.Main("0.1.0", floor.Bounded)
 	default:
-		p, perr := host.New(provider.Name, provider.Options("0.1.0")...)
-		if err = perr; err == nil {
-			err = host.Serve(context.Background(), p, os.Args[1:], os.Stdout)
-		}
+		host.Main(provider.Name, provider.Options("0.1.0")...)
 	}
 	stop()
 	if err != nil {
