@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"unicode/utf8"
 
@@ -30,6 +31,10 @@ func AppendMapField(b []byte, num protowire.Number, m property.Map, o MarshalOpt
 func appendMap(b []byte, m property.Map, o MarshalOptions) ([]byte, error) {
 	// In key order, as MarshalMap, so the same error comes first.
 	for k, v := range m.AllStable {
+		if !utf8.ValidString(k) {
+			// proto.Marshal would refuse the Struct too.
+			return nil, fmt.Errorf("property name %q is not valid UTF-8", k)
+		}
 		var start int
 		b, start = openDelimited(b, structFields)
 		b = protowire.AppendTag(b, entryKey, protowire.BytesType)
@@ -48,6 +53,14 @@ func appendMap(b []byte, m property.Map, o MarshalOptions) ([]byte, error) {
 func appendValue(b []byte, num protowire.Number, key string, v property.Value, o MarshalOptions) ([]byte, error) {
 	var start int
 	b, start = openDelimited(b, num)
+	// The downgrades marshal makes first, for a receiver that takes no
+	// output values or no secrets: what is left may be plain.
+	if len(v.Dependencies()) > 0 && !o.OutputValues {
+		v = v.WithDependencies(nil)
+	}
+	if v.Secret() && !o.Secrets && len(v.Dependencies()) == 0 {
+		v = v.WithSecret(false)
+	}
 	var err error
 	switch {
 	case v.Secret() || len(v.Dependencies()) > 0 || v.IsComputed() ||

@@ -44,6 +44,16 @@ func checkAppend(t *testing.T, m property.Map, o MarshalOptions) {
 	// it must leave alone.
 	before := []byte{0x48, 0x07} // field 9, varint 7
 	b, err := AppendMapField(before, valueStruct, m, o)
+	if wantErr == nil {
+		// What MarshalMap lets by and proto refuses (invalid UTF-8) must
+		// fail too, though AppendMapField may say it better.
+		if _, perr := proto.Marshal(s); perr != nil {
+			if err == nil {
+				t.Fatalf("%+v: AppendMapField(%v) wrote what proto refuses: %v", o, m, perr)
+			}
+			return
+		}
+	}
 	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 		t.Fatalf("%+v: AppendMapField(%v) error %v, want %v", o, m, err, wantErr)
 	}

@@ -122,7 +122,7 @@ func (g *gen) next(n int) int {
 var (
 	urns    = []string{"urn:pulumi:dev::proj::pkg:index:Thing::t", "urn:pulumi:dev::proj::pkg:index:Site$pkg:index:Bucket::b", "not-a-urn", ""}
 	strs    = []string{"", "a", "hello", "\xff\xfe", sig.UnknownStringValue, sig.UnknownNumberValue, "aGk=", "!!", sig.Secret}
-	keys    = []string{sig.Key, "value", "secret", "dependencies", "urn", "name", "type", "id", "packageVersion", "x", "text", "hash", "assets", "path", "uri", "a.html"}
+	keys    = []string{sig.Key, "value", "secret", "dependencies", "urn", "name", "type", "id", "packageVersion", "x", "text", "hash", "assets", "path", "uri", "a.html", "\xfe"}
 	sigVals = []string{sig.Secret, sig.ResourceReference, sig.OutputValue, sig.ByteString, sig.AssetSig, sig.ArchiveSig, "nope", sig.UnknownStringValue}
 )
 
