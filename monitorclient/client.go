@@ -131,17 +131,19 @@ func (c *Client) RegisterResource(ctx context.Context, req RegisterResourceReque
 }
 
 func (c *Client) registerResource(ctx context.Context, req RegisterResourceRequest) (RegisterResourceResponse, error) {
-	rreq, err := encodeRegisterResourceRequest(req, c.features)
+	buf := getRequestBuffer()
+	rreq, err := encodeRegisterResourceRequest(*buf, req, c.features)
 	if err != nil {
 		return RegisterResourceResponse{}, err
 	}
-	var resp rawMessage
-	err = c.conn.Invoke(ctx, pulumirpc.ResourceMonitor_RegisterResource_FullMethodName, rreq, &resp,
-		grpc.ForceCodecV2(rawCodec{}))
+	var answer registerAnswer
+	err = c.conn.Invoke(ctx, pulumirpc.ResourceMonitor_RegisterResource_FullMethodName, rreq, &answer,
+		grpc.ForceCodecV2(registerCodec{}))
 	if err != nil {
 		return RegisterResourceResponse{}, err
 	}
-	return decodeRegisterResourceResponse(resp)
+	putRequestBuffer(buf, rreq)
+	return answer.resp, answer.err
 }
 
 // RegisterResourceOutputs records the outputs of a component.

@@ -2,37 +2,70 @@ package monitorclient
 
 import (
 	"fmt"
+	"sync"
 
 	"google.golang.org/grpc/mem"
 )
 
-// rawCodec sends and receives messages already encoded: a rawMessage goes
-// out as it is, and an answer is copied into a *rawMessage. RegisterResource,
-// the call a component makes for each child, uses it so that its property
-// values go straight between property.Map and protobuf bytes
-// (encodeRegisterResourceRequest, decodeRegisterResourceResponse) without
-// building structpb trees. On the wire nothing changes: it is the proto
-// codec's content type, and the engine reads the same bytes.
-type rawCodec struct{}
+// registerCodec is the gRPC codec of RegisterResource, the call a component
+// makes for each child. Its property values go straight between
+// property.Map and protobuf bytes (encodeRegisterResourceRequest,
+// decodeRegisterResourceResponse), without structpb trees: a request goes
+// out already encoded, and an answer is decoded from gRPC's own buffer. On
+// the wire nothing changes: it is the proto codec's content type, and the
+// engine reads the same bytes.
+type registerCodec struct{}
 
 // rawMessage is a message's protobuf encoding.
 type rawMessage []byte
 
-func (rawCodec) Name() string { return "proto" }
+// registerAnswer is a decoded RegisterResourceResponse, or why it could not
+// be decoded: the caller reports that, not gRPC.
+type registerAnswer struct {
+	resp RegisterResourceResponse
+	err  error
+}
 
-func (rawCodec) Marshal(v any) (mem.BufferSlice, error) {
+func (registerCodec) Name() string { return "proto" }
+
+func (registerCodec) Marshal(v any) (mem.BufferSlice, error) {
 	m, ok := v.(rawMessage)
 	if !ok {
-		return nil, fmt.Errorf("raw codec: cannot send a %T", v)
+		return nil, fmt.Errorf("register codec: cannot send a %T", v)
 	}
 	return mem.BufferSlice{mem.SliceBuffer(m)}, nil
 }
 
-func (rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	m, ok := v.(*rawMessage)
+func (registerCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	a, ok := v.(*registerAnswer)
 	if !ok {
-		return fmt.Errorf("raw codec: cannot receive into a %T", v)
+		return fmt.Errorf("register codec: cannot receive into a %T", v)
 	}
-	*m = data.Materialize()
+	if len(data) == 1 {
+		a.resp, a.err = decodeRegisterResourceResponse(data[0].ReadOnlyData())
+		return nil
+	}
+	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
+	defer buf.Free()
+	a.resp, a.err = decodeRegisterResourceResponse(buf.ReadOnlyData())
 	return nil
+}
+
+// requestBuffers recycles the buffers RegisterResource requests are
+// encoded into. A buffer goes back only after an answer: the engine has
+// read the whole request then, so gRPC holds no reference to it.
+var requestBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledRequest is the largest buffer kept for reuse; a child with
+// larger inputs is rare, and its buffer is left to the GC.
+const maxPooledRequest = 64 << 10
+
+func getRequestBuffer() *[]byte { return requestBuffers.Get().(*[]byte) }
+
+// putRequestBuffer keeps b, which grew from *p, for the next request.
+func putRequestBuffer(p *[]byte, b []byte) {
+	if cap(b) <= maxPooledRequest {
+		*p = b[:0]
+		requestBuffers.Put(p)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
@@ -50,7 +51,11 @@ func mergeKeyDeps(m property.Map, explicit map[string][]string) (map[string][]st
 	perKey := make(map[string][]string, m.Len()+len(explicit))
 	var all []string
 	for k, v := range m.All {
-		perKey[k] = sortedUnion(explicit[k], Dependencies(v))
+		if deps, ok := explicit[k]; ok {
+			perKey[k] = sortedUnion(deps, Dependencies(v))
+		} else {
+			perKey[k] = Dependencies(v) // sorted and unique already
+		}
 	}
 	for k, deps := range explicit {
 		if _, ok := perKey[k]; !ok {
@@ -135,39 +140,87 @@ func collapseAlias(a Alias, typ, name, parent string) (string, error) {
 	return string(urn.New(tokens.QName(stack), tokens.PackageName(project), parentType, tokens.Type(typ), name)), nil
 }
 
-// Field numbers of the messages' property maps, which the RegisterResource
-// converters write and read themselves.
+// Field numbers of the fields the RegisterResource converters write and
+// read themselves.
 var (
-	requestObjectField  = fieldNumber(&pulumirpc.RegisterResourceRequest{}, "object")
-	responseObjectField = fieldNumber(&pulumirpc.RegisterResourceResponse{}, "object")
+	requestObjectField   = fieldNumber(&pulumirpc.RegisterResourceRequest{}, "object")
+	requestPropDepsField = fieldNumber(&pulumirpc.RegisterResourceRequest{}, "propertyDependencies")
+	propDepsURNsField    = fieldNumber(&pulumirpc.RegisterResourceRequest_PropertyDependencies{}, "urns")
+	responseObjectField  = fieldNumber(&pulumirpc.RegisterResourceResponse{}, "object")
+)
+
+// The fields of every map entry on the wire.
+const (
+	mapEntryKey   protowire.Number = 1
+	mapEntryValue protowire.Number = 2
 )
 
 func fieldNumber(m proto.Message, name protoreflect.Name) protowire.Number {
 	return m.ProtoReflect().Descriptor().Fields().ByName(name).Number()
 }
 
-// encodeRegisterResourceRequest is the protobuf encoding of the
+// registerRequest is a RegisterResourceRequest ready to encode: the message
+// but for its object and property dependencies, which
+// encodeRegisterResourceRequest writes straight into its bytes.
+type registerRequest struct {
+	msg      *pulumirpc.RegisterResourceRequest
+	propDeps map[string][]string
+	inputs   wire.MarshalOptions // how the inputs go on the wire
+}
+
+// encodeRegisterResourceRequest appends to dst the protobuf encoding of the
 // RegisterResourceRequest for req: the message toRPCRegisterResourceRequest
-// makes, then the inputs written straight after it as its object field.
-func encodeRegisterResourceRequest(req RegisterResourceRequest, f Features) (rawMessage, error) {
-	msg, opts, err := toRPCRegisterResourceRequest(req, f)
+// makes, then its property dependencies and inputs.
+func encodeRegisterResourceRequest(dst []byte, req RegisterResourceRequest, f Features) (rawMessage, error) {
+	r, err := toRPCRegisterResourceRequest(req, f)
 	if err != nil {
 		return nil, err
 	}
-	// Room for a typical child's inputs, so the object seldom regrows b.
-	b, err := proto.MarshalOptions{}.MarshalAppend(make([]byte, 0, 1024), msg)
+	b, err := proto.MarshalOptions{}.MarshalAppend(dst, r.msg)
 	if err != nil {
 		return nil, err
 	}
-	if b, err = wire.AppendMapField(b, requestObjectField, req.Inputs, opts); err != nil {
+	if b, err = appendPropertyDependencies(b, r.propDeps); err != nil {
+		return nil, err
+	}
+	if b, err = wire.AppendMapField(b, requestObjectField, req.Inputs, r.inputs); err != nil {
 		return nil, fmt.Errorf("marshaling inputs: %w", err)
 	}
 	return b, nil
 }
 
-// toRPCRegisterResourceRequest converts req but its inputs: the message's
-// Object is left nil, and the options say how the inputs go on the wire.
-func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pulumirpc.RegisterResourceRequest, wire.MarshalOptions, error) {
+// appendPropertyDependencies appends deps as the request's
+// propertyDependencies, a map of messages that proto marshals by
+// reflection. Their URNs are in the message's dependencies too, where proto
+// has checked them.
+func appendPropertyDependencies(b []byte, deps map[string][]string) ([]byte, error) {
+	for _, k := range slices.Sorted(maps.Keys(deps)) {
+		urns := deps[k]
+		value := 0
+		for _, u := range urns {
+			value += protowire.SizeTag(propDepsURNsField) + protowire.SizeBytes(len(u))
+		}
+		if !utf8.ValidString(k) {
+			return nil, fmt.Errorf("property name %q is not valid UTF-8", k)
+		}
+		entry := protowire.SizeTag(mapEntryKey) + protowire.SizeBytes(len(k)) +
+			protowire.SizeTag(mapEntryValue) + protowire.SizeBytes(value)
+		b = protowire.AppendTag(b, requestPropDepsField, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(entry))
+		b = protowire.AppendTag(b, mapEntryKey, protowire.BytesType)
+		b = protowire.AppendString(b, k)
+		b = protowire.AppendTag(b, mapEntryValue, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(value))
+		for _, u := range urns {
+			b = protowire.AppendTag(b, propDepsURNsField, protowire.BytesType)
+			b = protowire.AppendString(b, u)
+		}
+	}
+	return b, nil
+}
+
+// toRPCRegisterResourceRequest converts req, all but its inputs.
+func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (registerRequest, error) {
 	opts := wire.MarshalOptions{
 		Secrets:   f.Secrets,
 		Resources: f.ResourceReferences,
@@ -176,25 +229,25 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 		ByteStrings:  f.ByteString,
 	}
 	if req.Type == "" {
-		return nil, opts, errors.New("resource type cannot be empty")
+		return registerRequest{}, errors.New("resource type cannot be empty")
 	}
 	if req.Name == "" {
-		return nil, opts, errors.New("resource name cannot be empty")
+		return registerRequest{}, errors.New("resource name cannot be empty")
 	}
 	if req.DeletedWith != "" && !f.DeletedWith {
-		return nil, opts, errors.New("the monitor does not support the DeletedWith option")
+		return registerRequest{}, errors.New("the monitor does not support the DeletedWith option")
 	}
 	if len(req.ReplaceWith) > 0 && !f.ReplaceWith {
-		return nil, opts, errors.New("the monitor does not support the ReplaceWith option")
+		return registerRequest{}, errors.New("the monitor does not support the ReplaceWith option")
 	}
 	if !req.ReplacementTrigger.IsNull() && !f.ReplacementTrigger {
-		return nil, opts, errors.New("the monitor does not support the ReplacementTrigger option")
+		return registerRequest{}, errors.New("the monitor does not support the ReplacementTrigger option")
 	}
 	if !req.Hooks.empty() && !f.ResourceHooks {
-		return nil, opts, errors.New("the monitor does not support resource hooks")
+		return registerRequest{}, errors.New("the monitor does not support resource hooks")
 	}
 	if req.Hooks != nil && len(req.Hooks.OnError) > 0 && !f.ErrorHooks {
-		return nil, opts, errors.New("the monitor does not support error hooks")
+		return registerRequest{}, errors.New("the monitor does not support error hooks")
 	}
 	propDeps, allPropDeps := mergeKeyDeps(req.Inputs, req.PropertyDependencies)
 
@@ -224,12 +277,6 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 	if len(out.Dependencies) == 0 {
 		out.Dependencies = nil
 	}
-	if len(propDeps) > 0 {
-		out.PropertyDependencies = make(map[string]*pulumirpc.RegisterResourceRequest_PropertyDependencies, len(propDeps))
-		for k, urns := range propDeps {
-			out.PropertyDependencies[k] = &pulumirpc.RegisterResourceRequest_PropertyDependencies{Urns: urns}
-		}
-	}
 	if req.Protect != nil {
 		out.Protect = new(*req.Protect)
 	}
@@ -248,7 +295,7 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 	if !req.ReplacementTrigger.IsNull() {
 		trigger, err := wire.MarshalValue("replacementTrigger", req.ReplacementTrigger, wire.MarshalOptions{Secrets: f.Secrets, Resources: f.ResourceReferences})
 		if err != nil {
-			return nil, opts, fmt.Errorf("marshaling replacementTrigger: %w", err)
+			return registerRequest{}, fmt.Errorf("marshaling replacementTrigger: %w", err)
 		}
 		out.ReplacementTrigger = trigger
 	}
@@ -262,7 +309,7 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 		if f.AliasSpecs {
 			ra, err := toRPCAlias(a)
 			if err != nil {
-				return nil, opts, err
+				return registerRequest{}, err
 			}
 			out.Aliases = append(out.Aliases, ra)
 			out.AliasSpecs = true
@@ -270,11 +317,11 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (*pul
 		}
 		u, err := collapseAlias(a, req.Type, req.Name, req.Parent)
 		if err != nil {
-			return nil, opts, err
+			return registerRequest{}, err
 		}
 		out.AliasURNs = append(out.AliasURNs, u)
 	}
-	return out, opts, nil
+	return registerRequest{msg: out, propDeps: propDeps, inputs: opts}, nil
 }
 
 func fromRPCResult(r pulumirpc.Result) Result {
@@ -294,7 +341,7 @@ func fromRPCResult(r pulumirpc.Result) Result {
 // (wire.UnmarshalMapBytes); proto reads the other fields. A response that
 // is malformed, or whose object is not one length-delimited field, goes all
 // through proto and fromRPCRegisterResourceResponse, so its errors are
-// theirs. It reuses b.
+// theirs. It leaves b as it is, and the result does not refer to it.
 func decodeRegisterResourceResponse(b []byte) (RegisterResourceResponse, error) {
 	start, end := -1, -1 // the object field, tag included
 	for at := 0; at < len(b); {
@@ -323,14 +370,17 @@ func decodeRegisterResourceResponse(b []byte) (RegisterResourceResponse, error) 
 	if err != nil {
 		return decodeRegisterResourceResponseProto(b)
 	}
-	// The outputs hold no reference to b: the other fields can close up
-	// over the object's place.
-	rest := b
-	if start >= 0 {
-		rest = append(b[:start], b[end:]...)
-	}
+	// The other fields, before and after the object: merging the second
+	// part is reading both as one.
 	var resp pulumirpc.RegisterResourceResponse
-	if err := proto.Unmarshal(rest, &resp); err != nil {
+	before, after := b, []byte(nil)
+	if start >= 0 {
+		before, after = b[:start], b[end:]
+	}
+	if err := proto.Unmarshal(before, &resp); err != nil {
+		return RegisterResourceResponse{}, err
+	}
+	if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(after, &resp); err != nil {
 		return RegisterResourceResponse{}, err
 	}
 	return registerResourceResponse(&resp, outs), nil

@@ -345,11 +345,27 @@ func TestEncodeRegisterResourceRequest(t *testing.T) {
 			name: "import id", req: with(func(r *RegisterResourceRequest) { r.ImportID = "i-1" }),
 			want: want(func(r *pulumirpc.RegisterResourceRequest) { r.ImportId = "i-1" }),
 		},
+		{
+			// What proto would refuse to marshal, the engine could not read.
+			name: "input name not UTF-8", features: allFeatures,
+			req:     with(func(r *RegisterResourceRequest) { r.Inputs = pmap(map[string]property.Value{"\xff": str("x")}) }),
+			wantErr: `property name "\xff" is not valid UTF-8`,
+		},
+		{
+			name: "dependency key not UTF-8", features: allFeatures,
+			req:     with(func(r *RegisterResourceRequest) { r.PropertyDependencies = map[string][]string{"\xfe": {customURN}} }),
+			wantErr: `property name "\xfe" is not valid UTF-8`,
+		},
+		{
+			name: "dependency not UTF-8", features: allFeatures,
+			req:     with(func(r *RegisterResourceRequest) { r.PropertyDependencies = map[string][]string{"a": {"urn:\xff"}} }),
+			wantErr: "invalid UTF-8",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			b, err := encodeRegisterResourceRequest(tt.req, tt.features)
+			b, err := encodeRegisterResourceRequest([]byte{}, tt.req, tt.features)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want containing %q", err, tt.wantErr)
@@ -472,10 +488,15 @@ func TestFromRPCRegisterResourceResponse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			orig := slices.Clone(b)
 			got, err = decodeRegisterResourceResponse(b)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if !slices.Equal(b, orig) {
+				t.Errorf("decoding changed gRPC's buffer")
+			}
+			clear(b) // gRPC reuses its buffer: the response must not refer to it
 			assertResponse(t, got, tt.want)
 		})
 	}

@@ -9,26 +9,26 @@ import (
 // Dependencies returns the URNs recorded as dependencies on v or anywhere
 // inside it, sorted and without duplicates.
 func Dependencies(v property.Value) []string {
-	var out []string
-	var walk func(property.Value)
-	walk = func(v property.Value) {
-		for _, d := range v.Dependencies() {
-			out = append(out, string(d))
-		}
-		switch {
-		case v.IsArray():
-			for _, e := range v.AsArray().All {
-				walk(e)
-			}
-		case v.IsMap():
-			for _, e := range v.AsMap().All {
-				walk(e)
-			}
-		}
-	}
-	walk(v)
+	out := appendDependencies(nil, v)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+func appendDependencies(out []string, v property.Value) []string {
+	for _, d := range v.Dependencies() {
+		out = append(out, string(d))
+	}
+	switch {
+	case v.IsArray():
+		for _, e := range v.AsArray().All {
+			out = appendDependencies(out, e)
+		}
+	case v.IsMap():
+		for _, e := range v.AsMap().All {
+			out = appendDependencies(out, e)
+		}
+	}
+	return out
 }
 
 // DependencyMap lists, per top-level key of m, the URNs its value depends
