@@ -14,51 +14,70 @@ import (
 )
 
 // AppendMapField appends m to b as field num of the message being encoded
-// in b: the field's tag, then the protobuf encoding of MarshalMap(m, o),
-// with the same errors. Plain data is written straight to the bytes;
-// signature objects (secrets, unknowns, output values, references, assets,
-// byte strings) are built by MarshalMap's code and encoded by proto.
+// in b: the field's tag, then the protobuf encoding of MarshalMap(m, o).
+// It fails where MarshalMap fails, with the same error, or where proto
+// would refuse to encode MarshalMap's Struct (a string that is not valid
+// UTF-8). Plain data is written straight to the bytes; signature objects
+// (secrets, unknowns, output values, references, assets, byte strings) are
+// built by MarshalMap's code and encoded by proto.
 func AppendMapField(b []byte, num protowire.Number, m property.Map, o MarshalOptions) ([]byte, error) {
-	b, start := openDelimited(b, num)
-	b, err := appendMap(b, m, o)
+	a := appender{o: o}
+	b, err := a.mapField(b, num, m)
+	if err == nil {
+		err = a.refused
+	}
 	if err != nil {
 		return nil, err
-	}
-	return closeDelimited(b, start), nil
-}
-
-// appendMap appends the fields of the Struct for m.
-func appendMap(b []byte, m property.Map, o MarshalOptions) ([]byte, error) {
-	// In key order, as MarshalMap, so the same error comes first.
-	for k, v := range m.AllStable {
-		if !utf8.ValidString(k) {
-			// proto.Marshal would refuse the Struct too.
-			return nil, fmt.Errorf("property name %q is not valid UTF-8", k)
-		}
-		var start int
-		b, start = openDelimited(b, structFields)
-		b = protowire.AppendTag(b, entryKey, protowire.BytesType)
-		b = protowire.AppendString(b, k)
-		var err error
-		if b, err = appendValue(b, entryValue, k, v, o); err != nil {
-			return nil, err
-		}
-		b = closeDelimited(b, start)
 	}
 	return b, nil
 }
 
-// appendValue appends v, the value of (or inside) property key, as field
-// num of type google.protobuf.Value.
-func appendValue(b []byte, num protowire.Number, key string, v property.Value, o MarshalOptions) ([]byte, error) {
+// appender writes property values as protobuf.
+type appender struct {
+	o MarshalOptions
+	// refused is the first thing proto would refuse to encode. MarshalMap
+	// would have met every error of its own first, so it is reported only
+	// when the whole map is written.
+	refused error
+}
+
+func (a *appender) refuse(err error) {
+	if a.refused == nil {
+		a.refused = err
+	}
+}
+
+func (a *appender) mapField(b []byte, num protowire.Number, m property.Map) ([]byte, error) {
+	b, start := openDelimited(b, num)
+	// In key order, as MarshalMap, so the same error comes first.
+	for k, v := range m.AllStable {
+		if !utf8.ValidString(k) {
+			a.refuse(fmt.Errorf("property name %q is not valid UTF-8", k))
+		}
+		var entry int
+		b, entry = openDelimited(b, structFields)
+		b = protowire.AppendTag(b, entryKey, protowire.BytesType)
+		b = protowire.AppendString(b, k)
+		var err error
+		if b, err = a.value(b, entryValue, k, v); err != nil {
+			return nil, err
+		}
+		b = closeDelimited(b, entry)
+	}
+	return closeDelimited(b, start), nil
+}
+
+// value appends v, the value of (or inside) property key, as field num of
+// type google.protobuf.Value.
+func (a *appender) value(b []byte, num protowire.Number, key string, v property.Value) ([]byte, error) {
 	var start int
 	b, start = openDelimited(b, num)
 	// The downgrades marshal makes first, for a receiver that takes no
 	// output values or no secrets: what is left may be plain.
-	if len(v.Dependencies()) > 0 && !o.OutputValues {
+	if len(v.Dependencies()) > 0 && !a.o.OutputValues {
 		v = v.WithDependencies(nil)
 	}
-	if v.Secret() && !o.Secrets && len(v.Dependencies()) == 0 {
+	if v.Secret() && !a.o.Secrets && len(v.Dependencies()) == 0 {
 		v = v.WithSecret(false)
 	}
 	var err error
@@ -67,8 +86,12 @@ func appendValue(b []byte, num protowire.Number, key string, v property.Value, o
 		v.IsResourceReference() || v.IsAsset() || v.IsArchive() ||
 		v.IsString() && !utf8.ValidString(v.AsString()):
 		var w *structpb.Value
-		if w, err = marshal(key, v, o); err == nil {
-			b, err = proto.MarshalOptions{}.MarshalAppend(b, w)
+		if w, err = marshal(key, v, a.o); err == nil {
+			if out, perr := (proto.MarshalOptions{}).MarshalAppend(b, w); perr != nil {
+				a.refuse(perr)
+			} else {
+				b = out
+			}
 		}
 	case v.IsNull():
 		b = protowire.AppendTag(b, valueNull, protowire.VarintType)
@@ -86,17 +109,15 @@ func appendValue(b []byte, num protowire.Number, key string, v property.Value, o
 		var list int
 		b, list = openDelimited(b, valueList)
 		for _, e := range v.AsArray().All {
-			if b, err = appendValue(b, listValues, key, e, o); err != nil {
+			if b, err = a.value(b, listValues, key, e); err != nil {
 				return nil, err
 			}
 		}
 		b = closeDelimited(b, list)
 	case v.IsMap():
-		if b, err = AppendMapField(b, valueStruct, v.AsMap(), o); err != nil {
-			return nil, err
-		}
+		b, err = a.mapField(b, valueStruct, v.AsMap())
 	default:
-		_, err = marshal(key, v, o) // its error for a value of no kind
+		_, err = marshal(key, v, a.o) // its error for a value of no kind
 	}
 	if err != nil {
 		return nil, err
