@@ -50,10 +50,63 @@ func TestWindowReopensWhenSlowOnesHoldIt(t *testing.T) {
 		}
 	}
 	w.release() // 3 slow ones stay in flight, more than half
+	if canAcquire(w) {
+		t.Fatal("a place opened before half were answered or the wait was over")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := w.acquire(ctx); err != nil {
+	if err := w.acquire(ctx); err != nil { // after the wait
 		t.Fatalf("acquire behind slow registrations: %v", err)
+	}
+}
+
+// Once its wait is over, a window still full lets one registration out
+// per answer: never more than n in flight.
+func TestWindowKeepsTheBoundAfterTheWait(t *testing.T) {
+	w := newWindowWait(4, 5*time.Millisecond)
+	for range 4 {
+		if !canAcquire(w) {
+			t.Fatal("acquire waited on an empty window")
+		}
+	}
+	time.Sleep(30 * time.Millisecond) // the wait is over; all 4 still in flight
+	if canAcquire(w) {
+		t.Fatal("a fifth registration got a place")
+	}
+	w.release()
+	if !canAcquire(w) {
+		t.Fatal("an answer behind slow registrations let none out")
+	}
+	if canAcquire(w) {
+		t.Fatal("one answer let two out")
+	}
+}
+
+// Registrations slower than the wait, from more goroutines than places.
+func TestWindowNeverExceedsNWithSlowRegistrations(t *testing.T) {
+	const n = 4
+	w := newWindowWait(n, time.Millisecond)
+	var busy, peak atomic.Int32
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for range 5 {
+				if err := w.acquire(context.Background()); err != nil {
+					t.Error(err)
+					return
+				}
+				b := busy.Add(1)
+				for p := peak.Load(); b > p && !peak.CompareAndSwap(p, b); p = peak.Load() {
+				}
+				time.Sleep(5 * time.Millisecond)
+				busy.Add(-1)
+				w.release()
+			}
+		})
+	}
+	wg.Wait()
+	if p := peak.Load(); p > n {
+		t.Errorf("peak in flight %d, window of %d", p, n)
 	}
 }
 
