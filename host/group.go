@@ -3,29 +3,29 @@ package host
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 )
 
 // Group runs functions concurrently on at most limit goroutines, like an
-// errgroup with SetLimit, but each goroutine runs function after function
-// instead of exiting: a component registering a thousand children starts
-// limit goroutines, not a thousand, and their stacks grow once.
+// errgroup with SetLimit, except that Go never blocks: functions beyond the
+// limit wait in a queue, and each goroutine runs queued function after
+// function until the queue is empty. A component registering a thousand
+// children starts limit goroutines, not a thousand, and a function may call
+// Go without waiting for a goroutine that is busy running it.
 //
 // The first error cancels the Group's context and is what Wait returns. A
-// panic in a function becomes that function's error. Functions may call Go;
-// once Wait has returned, the Group is spent. Always call Wait: it also
-// releases the Group's goroutines.
+// panic in a function becomes that function's error. Once Wait has
+// returned, the Group is spent.
 type Group struct {
 	token, name string // the component, for panics
 	cancel      context.CancelCauseFunc
-	work        chan func() error // hands a function to an idle goroutine
-	tasks       sync.WaitGroup    // functions given to Go and not yet returned
-	workers     sync.WaitGroup
-	done        atomic.Bool // Wait has closed work
+	tasks       sync.WaitGroup // functions given to Go and not yet returned
 
 	mu      sync.Mutex
-	started int
+	queue   []func() error
+	running int // goroutines, at most limit
+	started int // goroutines started in all
 	limit   int
+	done    bool // Wait has returned
 
 	errOnce sync.Once
 	err     error
@@ -33,64 +33,90 @@ type Group struct {
 
 func newGroup(ctx context.Context, limit int, token, name string) (*Group, context.Context) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	return &Group{token: token, name: name, cancel: cancel, work: make(chan func() error), limit: limit}, ctx
+	return &Group{token: token, name: name, cancel: cancel, limit: limit}, ctx
 }
 
-// Go runs f on an idle goroutine of the Group, on a new one if fewer than
-// the limit are running, or else blocks until one is idle.
+// Go runs f on a new goroutine if fewer than the limit are running, or
+// else queues it for the next goroutine that is free.
 func (g *Group) Go(f func() error) {
-	if g.done.Load() {
+	g.mu.Lock()
+	if g.done {
+		g.mu.Unlock()
 		panic("host: Group.Go called after Wait returned")
 	}
 	g.tasks.Add(1)
-	select {
-	case g.work <- f:
-		return
-	default:
-	}
-	g.mu.Lock()
-	if g.started < g.limit {
+	if g.running < g.limit {
+		g.running++
 		g.started++
-		g.workers.Add(1)
 		g.mu.Unlock()
 		go g.run(f)
 		return
 	}
+	g.queue = append(g.queue, f)
 	g.mu.Unlock()
-	g.work <- f
 }
 
-// run runs f, then every function handed to it, until Wait.
+// run runs f, then queued functions until there are none.
 func (g *Group) run(f func() error) {
-	defer g.workers.Done()
-	for ok := true; ok; f, ok = <-g.work {
-		if err := g.call(f); err != nil {
+	finished := false
+	defer func() {
+		if !finished {
+			// runtime.Goexit in f: a new goroutine takes this one's
+			// place and the queue.
+			if next := g.next(); next != nil {
+				g.mu.Lock()
+				g.started++
+				g.mu.Unlock()
+				go g.run(next)
+			}
+		}
+	}()
+	for ; f != nil; f = g.next() {
+		g.call(f)
+	}
+	finished = true
+}
+
+// next takes the next queued function, or ends the calling goroutine's
+// turn if there is none.
+func (g *Group) next() func() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.queue) == 0 {
+		g.running--
+		return nil
+	}
+	f := g.queue[0]
+	g.queue[0] = nil
+	g.queue = g.queue[1:]
+	return f
+}
+
+// call runs f, keeping its first error and turning a panic into one.
+func (g *Group) call(f func() error) {
+	defer g.tasks.Done()
+	var err error
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicError(g.token, g.name, "group task", r)
+		}
+		if err != nil {
 			g.errOnce.Do(func() {
 				g.err = err
 				g.cancel(err)
 			})
 		}
-		g.tasks.Done()
-	}
-}
-
-func (g *Group) call(f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = panicError(g.token, g.name, "group task", r)
-		}
 	}()
-	return f()
+	err = f()
 }
 
 // Wait waits for every function to return, cancels the Group's context and
 // returns the first error.
 func (g *Group) Wait() error {
 	g.tasks.Wait()
-	if !g.done.Swap(true) {
-		close(g.work)
-	}
-	g.workers.Wait()
+	g.mu.Lock()
+	g.done = true
+	g.mu.Unlock()
 	g.cancel(g.err)
 	return g.err
 }

@@ -3,9 +3,12 @@ package host
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestGroupReusesAtMostLimitGoroutines(t *testing.T) {
@@ -102,4 +105,77 @@ func TestGroupGoAfterWaitPanics(t *testing.T) {
 		}
 	}()
 	g.Go(func() error { return nil })
+}
+
+// A function may call Go though every goroutine is busy: the call queues
+// instead of waiting for a goroutine (errgroup with SetLimit would hang).
+func TestGroupGoFromEveryBusyGoroutine(t *testing.T) {
+	for _, limit := range []int{1, 2} {
+		g, _ := newGroup(context.Background(), limit, "pkg:index:C", "c")
+		var ran atomic.Int32
+		for range limit {
+			g.Go(func() error {
+				for range 3 {
+					g.Go(func() error { ran.Add(1); return nil })
+				}
+				return nil
+			})
+		}
+		waitOrFail(t, g)
+		if got := ran.Load(); got != int32(3*limit) {
+			t.Errorf("limit %d: ran %d nested functions, want %d", limit, got, 3*limit)
+		}
+	}
+}
+
+// runtime.Goexit in a function (t.FailNow, say) ends its goroutine; the
+// queued functions still run and Wait returns.
+func TestGroupSurvivesGoexit(t *testing.T) {
+	g, _ := newGroup(context.Background(), 1, "pkg:index:C", "c")
+	var ran atomic.Int32
+	g.Go(func() error { runtime.Goexit(); return nil })
+	for range 3 {
+		g.Go(func() error { ran.Add(1); return nil })
+	}
+	waitOrFail(t, g)
+	if ran.Load() != 3 {
+		t.Errorf("ran %d functions after the Goexit, want 3", ran.Load())
+	}
+}
+
+// A Group whose Wait is never called (a component returning early) leaves
+// no goroutine behind once its functions are done.
+func TestGroupLeavesNoGoroutineWithoutWait(t *testing.T) {
+	before := runtime.NumGoroutine()
+	var wg sync.WaitGroup
+	for range 10 {
+		g, _ := newGroup(context.Background(), 8, "pkg:index:C", "c")
+		for range 20 {
+			wg.Add(1)
+			g.Go(func() error { wg.Done(); return nil })
+		}
+	}
+	wg.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines before, %d after the Groups' functions returned", before, after)
+	}
+}
+
+// waitOrFail fails the test if g's Wait does not return within 5 s.
+func waitOrFail(t *testing.T, g *Group) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- g.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Wait did not return")
+	}
 }
