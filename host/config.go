@@ -55,7 +55,7 @@ func (p *Provider) checkConfig(news property.Map) (property.Map, []schema.Failur
 	for name, prop := range spec.Properties {
 		v, has := checked.GetOk(name)
 		if has {
-			v = fromConfigString(prop, v)
+			v = fromConfigString(p.schema.TypeOf(prop), v)
 			checked = checked.Set(name, v)
 		}
 		if (!has || v.IsNull()) && prop.Default != nil {
@@ -76,16 +76,16 @@ func (p *Provider) checkConfig(news property.Map) (property.Map, []schema.Failur
 	return checked, failures
 }
 
-// fromConfigString decodes a string given for a variable of another type.
-// The engine passes stack config to a default provider as strings ("3",
-// "true", a JSON list), and the generated Node and Python SDKs JSON-encode
-// an explicit provider's non-string inputs. A string that does not decode is
-// left for the schema check to name.
-func fromConfigString(prop schema.Property, v property.Value) property.Value {
+// fromConfigString decodes a string given for a variable of another type
+// typ. The engine passes stack config to a default provider as strings
+// ("3", "true", a JSON list or object), and the generated Node and Python
+// SDKs JSON-encode an explicit provider's non-string inputs. A string that
+// does not decode is left for the schema check to name.
+func fromConfigString(typ string, v property.Value) property.Value {
 	if !v.IsString() {
 		return v
 	}
-	switch prop.Type {
+	switch typ {
 	case "integer", "number", "boolean", "array", "object":
 	default:
 		return v
@@ -94,11 +94,33 @@ func fromConfigString(prop schema.Property, v property.Value) property.Value {
 	if err := json.Unmarshal([]byte(v.AsString()), &decoded); err != nil {
 		return v
 	}
-	dv, err := property.Any(decoded)
-	if err != nil {
-		return v
+	return jsonValue(decoded).WithSecret(v.Secret())
+}
+
+// jsonValue is the property value of what encoding/json decodes into an
+// any: nil, a bool, a float64, a string, or a slice or map of those.
+func jsonValue(v any) property.Value {
+	switch v := v.(type) {
+	case bool:
+		return property.New(v)
+	case float64:
+		return property.New(v)
+	case string:
+		return property.New(v)
+	case []any:
+		elems := make([]property.Value, len(v))
+		for i, e := range v {
+			elems[i] = jsonValue(e)
+		}
+		return property.New(elems)
+	case map[string]any:
+		fields := make(map[string]property.Value, len(v))
+		for k, e := range v {
+			fields[k] = jsonValue(e)
+		}
+		return property.New(fields)
 	}
-	return dv.WithSecret(v.Secret())
+	return property.Value{} // null
 }
 
 // configDiff is the outcome of DiffConfig.

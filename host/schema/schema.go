@@ -110,6 +110,19 @@ func Load(src []byte) (*Package, error) {
 // JSON returns the whole schema as JSON, as GetSchema serves it.
 func (p *Package) JSON() []byte { return p.json }
 
+// TypeOf is the type of the values prop allows: its type, or for a $ref to
+// one of this package's types, that type's ("object", or an enum's
+// underlying type); "" for anything else.
+func (p *Package) TypeOf(prop Property) string {
+	if prop.Type != "" || prop.Ref == "" {
+		return prop.Type
+	}
+	if kind, tok, err := p.resolve(prop.Ref); err == nil && kind == refType {
+		return p.Types[tok].Type
+	}
+	return ""
+}
+
 // Resource returns the schema of a resource or component by type token.
 func (p *Package) Resource(token string) (Resource, bool) {
 	r, ok := p.Resources[token]
