@@ -338,10 +338,11 @@ func fromRPCResult(r pulumirpc.Result) Result {
 // decodeRegisterResourceResponse reads a RegisterResourceResponse from its
 // protobuf encoding as proto.Unmarshal and fromRPCRegisterResourceResponse
 // would, but reads the outputs straight into property values
-// (wire.UnmarshalMapBytes); proto reads the other fields. A response that
-// is malformed, or whose object is not one length-delimited field, goes all
-// through proto and fromRPCRegisterResourceResponse, so its errors are
-// theirs. It leaves b as it is, and the result does not refer to it.
+// (wire.ReadMapBytes); proto reads the other fields. A response that is
+// malformed or unusual, or whose object is not one length-delimited field,
+// goes all through proto and fromRPCRegisterResourceResponse, so its
+// errors are theirs. It leaves b as it is, and the result does not refer
+// to it.
 func decodeRegisterResourceResponse(b []byte) (RegisterResourceResponse, error) {
 	start, end := -1, -1 // the object field, tag included
 	for at := 0; at < len(b); {
@@ -366,8 +367,8 @@ func decodeRegisterResourceResponse(b []byte) (RegisterResourceResponse, error) 
 		_, _, n := protowire.ConsumeTag(b[start:])
 		object, _ = protowire.ConsumeBytes(b[start+n:])
 	}
-	outs, err := wire.UnmarshalMapBytes(object, unmarshalOptions)
-	if err != nil {
+	outs, ok := wire.ReadMapBytes(object, unmarshalOptions)
+	if !ok {
 		return decodeRegisterResourceResponseProto(b)
 	}
 	// The other fields, before and after the object: merging the second

@@ -539,6 +539,8 @@ func TestDecodeRegisterResourceResponseUnusual(t *testing.T) {
 		"truncated":            a[:len(a)-2],
 		"secret output":        secretOut,
 		"invalid UTF-8 key":    badUTF8,
+		"object 4000 deep":     enc(&pulumirpc.RegisterResourceResponse{Urn: customURN, Object: deepStruct(4000)}),
+		"object 300 deep":      enc(&pulumirpc.RegisterResourceResponse{Urn: customURN, Object: deepStruct(300)}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -907,4 +909,13 @@ func TestRPCErrorMessage(t *testing.T) {
 	if wrapErr("x", "y", nil) != nil {
 		t.Error("wrapErr(nil) != nil")
 	}
+}
+
+// deepStruct is {"a": {"a": ... {"a": "x"}}}, n objects deep.
+func deepStruct(n int) *structpb.Struct {
+	s := &structpb.Struct{Fields: map[string]*structpb.Value{"a": structpb.NewStringValue("x")}}
+	for range n - 1 {
+		s = &structpb.Struct{Fields: map[string]*structpb.Value{"a": structpb.NewStructValue(s)}}
+	}
+	return s
 }

@@ -147,21 +147,19 @@ func closeDelimited(b []byte, start int) []byte {
 	return b
 }
 
-// UnmarshalMapBytes decodes the protobuf encoding of a google.protobuf.Struct
-// as UnmarshalMap decodes the Struct, with the same result and the same
-// errors. Plain data is read straight from the bytes, without building the
-// structpb tree first; objects with a signature, and anything unusual in
-// the encoding, go through proto and UnmarshalMap.
-func UnmarshalMapBytes(b []byte, o UnmarshalOptions) (property.Map, error) {
-	if m, err := unmarshalStructBytes(b, o, 0); err == nil {
-		return property.NewMap(m), nil
+// ReadMapBytes reads the protobuf encoding of a google.protobuf.Struct
+// straight into a property.Map, giving what proto.Unmarshal into a Struct
+// followed by UnmarshalMap gives. Plain data is read directly; objects with
+// a signature go through proto and UnmarshalMap. ok is false where the
+// bytes need proto's own reading: anything malformed or unusual in the
+// encoding, and values nested deeper than maxDepth. The caller then reads
+// its whole message with proto, which also gives proto's errors.
+func ReadMapBytes(b []byte, o UnmarshalOptions) (m property.Map, ok bool) {
+	fields, err := unmarshalStructBytes(b, o, 1)
+	if err != nil {
+		return property.Map{}, false
 	}
-	// Errors and unusual encodings: exactly what proto and UnmarshalMap say.
-	var s structpb.Struct
-	if err := proto.Unmarshal(b, &s); err != nil {
-		return property.Map{}, err
-	}
-	return UnmarshalMap(&s, o)
+	return property.NewMap(fields), true
 }
 
 // errUnusual says the bytes need proto's reading: a field repeated or of an
@@ -182,12 +180,13 @@ const (
 	valueList   = 6
 )
 
-// maxDepth is proto's default recursion limit: deeper is proto's to refuse.
-const maxDepth = 10000
+// maxDepth is how many messages deep (Structs, their entries, Values,
+// ListValues) ReadMapBytes reads; deeper values, some 300 objects deep, are
+// left to proto, which allows 10,000 and knows how to refuse more.
+const maxDepth = 1000
 
-// unmarshalStructBytes decodes a Struct's fields, depth levels down.
-// Errors only say to ask proto: UnmarshalMapBytes reports proto's and
-// UnmarshalMap's.
+// unmarshalStructBytes decodes the fields of a Struct at depth depth. An
+// error only says to ask proto.
 func unmarshalStructBytes(b []byte, o UnmarshalOptions, depth int) (map[string]property.Value, error) {
 	if depth > maxDepth {
 		return nil, errUnusual
@@ -208,7 +207,7 @@ func unmarshalStructBytes(b []byte, o UnmarshalOptions, depth int) (map[string]p
 		if err != nil {
 			return nil, err
 		}
-		v, err := unmarshalValueBytes(value, o, depth+1)
+		v, err := unmarshalValueBytes(value, o, depth+2) // in an entry
 		if err != nil {
 			return nil, err
 		}
@@ -251,8 +250,12 @@ func mapEntry(b []byte) (string, []byte, error) {
 	return key, value, nil
 }
 
-// unmarshalValueBytes decodes a Value holding exactly one kind.
+// unmarshalValueBytes decodes a Value, at depth depth, holding exactly one
+// kind.
 func unmarshalValueBytes(b []byte, o UnmarshalOptions, depth int) (property.Value, error) {
+	if depth > maxDepth {
+		return property.Value{}, errUnusual
+	}
 	num, typ, n := protowire.ConsumeTag(b)
 	if n < 0 {
 		return property.Value{}, errUnusual
@@ -317,7 +320,11 @@ func unmarshalValueBytes(b []byte, o UnmarshalOptions, depth int) (property.Valu
 	return v, nil
 }
 
+// unmarshalListBytes decodes a ListValue at depth depth.
 func unmarshalListBytes(b []byte, o UnmarshalOptions, depth int) (property.Value, error) {
+	if depth > maxDepth {
+		return property.Value{}, errUnusual
+	}
 	elems := []property.Value{}
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)

@@ -13,24 +13,28 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
-// checkBytes compares UnmarshalMapBytes with proto.Unmarshal followed by
-// UnmarshalMap: the same map, or the same error.
-func checkBytes(t *testing.T, b []byte) {
+// checkBytes compares ReadMapBytes with proto.Unmarshal followed by
+// UnmarshalMap: the same map where it reads one. canonical says b is
+// proto's own encoding, which it must read wherever proto and UnmarshalMap
+// do.
+func checkBytes(t *testing.T, b []byte, canonical bool) {
 	t.Helper()
 	for _, o := range unmarshalOptions {
-		got, err := UnmarshalMapBytes(b, o)
+		got, ok := ReadMapBytes(b, o)
 		var s structpb.Struct
-		wantErr := proto.Unmarshal(b, &s)
-		want, err2 := UnmarshalMap(&s, o)
-		if wantErr == nil {
-			wantErr = err2
+		err := proto.Unmarshal(b, &s)
+		var want property.Map
+		if err == nil {
+			want, err = UnmarshalMap(&s, o)
 		}
-		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
-			t.Fatalf("%+v: UnmarshalMapBytes(%x) error %v, want %v", o, b, err, wantErr)
-		}
+		switch {
+		case ok && err != nil:
+			t.Fatalf("%+v: ReadMapBytes(%x) read what proto or UnmarshalMap refuse: %v", o, b, err)
+		case !ok && err == nil && canonical:
+			t.Fatalf("%+v: ReadMapBytes(%x) left proto's own encoding of a good map to proto", o, b)
 		// NaN is not DeepEqual to itself; %#v tells nil from empty slices.
-		if err == nil && !reflect.DeepEqual(got, want) && fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
-			t.Fatalf("%+v: UnmarshalMapBytes(%x)\n got: %#v\nwant: %#v", o, b, got, want)
+		case ok && !reflect.DeepEqual(got, want) && fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want):
+			t.Fatalf("%+v: ReadMapBytes(%x)\n got: %#v\nwant: %#v", o, b, got, want)
 		}
 	}
 }
@@ -86,7 +90,7 @@ func FuzzUnmarshalBytes(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		checkBytes(t, b)
+		checkBytes(t, b, false)
 		g := &gen{b}
 		fields := map[string]*structpb.Value{}
 		for i := 0; len(g.b) > 0 && i < 4; i++ {
@@ -94,7 +98,7 @@ func FuzzUnmarshalBytes(f *testing.F) {
 		}
 		// The generator makes invalid UTF-8 too, which proto refuses to encode.
 		if enc, err := proto.Marshal(&structpb.Struct{Fields: fields}); err == nil {
-			checkBytes(t, enc)
+			checkBytes(t, enc, true)
 		}
 	})
 }
@@ -148,9 +152,30 @@ func TestUnmarshalBytesUnusual(t *testing.T) {
 		"null of another enum": entry(key("k"), value(protowire.AppendVarint(protowire.AppendTag(nil, valueNull, protowire.VarintType), 7))),
 		"bool of 2":            entry(key("k"), value(protowire.AppendVarint(protowire.AppendTag(nil, valueBool, protowire.VarintType), 2))),
 		"number as varint":     entry(key("k"), value(protowire.AppendVarint(protowire.AppendTag(nil, valueNumber, protowire.VarintType), 2))),
+		"lists 300 deep":       deep(t, 300, inList),
+		"lists 6000 deep":      deep(t, 6000, inList), // proto refuses
+		"objects 4000 deep":    deep(t, 4000, inObject),
 	} {
-		t.Run(name, func(t *testing.T) { checkBytes(t, b) })
+		canonical := name == "string" || name == "unknown sentinel" || name == "secret" || name == "lists 300 deep"
+		t.Run(name, func(t *testing.T) { checkBytes(t, b, canonical) })
 	}
+}
+
+func inList(v *structpb.Value) *structpb.Value {
+	return structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{v}})
+}
+
+func inObject(v *structpb.Value) *structpb.Value {
+	return structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"a": v}})
+}
+
+// deep encodes {"k": wrap(wrap(...("x")))}, n wraps deep.
+func deep(t *testing.T, n int, wrap func(*structpb.Value) *structpb.Value) []byte {
+	v := structpb.NewStringValue("x")
+	for range n {
+		v = wrap(v)
+	}
+	return encode(t, &structpb.Struct{Fields: map[string]*structpb.Value{"k": v}})
 }
 
 func BenchmarkUnmarshalBytes(b *testing.B) {
@@ -165,8 +190,8 @@ func BenchmarkUnmarshalBytes(b *testing.B) {
 	b.Run("bytes", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := UnmarshalMapBytes(outputs, o); err != nil {
-				b.Fatal(err)
+			if _, ok := ReadMapBytes(outputs, o); !ok {
+				b.Fatal("not read")
 			}
 		}
 	})
