@@ -38,9 +38,13 @@ const defaultMaxProcs = 1
 // exiting non-zero if that fails. Call it from the plugin's main function.
 //
 // Main runs the plugin's Go code on one thread at a time (GOMAXPROCS 1):
-// a provider mostly waits on the engine, and more threads only cost it CPU
-// in scheduler wake-ups (docs/performance.md). Goroutines still run
-// concurrently. See [WithMaxProcs]; a GOMAXPROCS environment variable wins.
+// a provider mostly waits on the engine, and with a thread per core Go's
+// scheduler spends CPU waking a second thread for each answer
+// (docs/performance.md). Goroutines still run concurrently, but component
+// code, the gRPC server and the garbage collector share the one thread; a
+// component that computes in parallel can ask for more with
+// [WithMaxProcs]. If the GOMAXPROCS environment variable is set at all,
+// Main leaves the runtime's setting alone.
 func Main(name string, opts ...Option) {
 	p, err := New(name, opts...)
 	if err == nil {
@@ -56,8 +60,8 @@ func Main(name string, opts ...Option) {
 }
 
 // WithMaxProcs sets how many threads run the plugin's Go code at once
-// (GOMAXPROCS) when [Main] runs it: 1 unless set, and 0 for Go's default of
-// one per CPU. Serve leaves the process as it is.
+// (GOMAXPROCS) when [Main] runs it: 1 unless set; 0 leaves Go's default,
+// the CPUs the process may use. Serve leaves the process as it is.
 func WithMaxProcs(n int) Option {
 	return func(p *Provider) error {
 		if n < 0 {

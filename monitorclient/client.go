@@ -24,7 +24,10 @@ type options struct {
 }
 
 // WithDialOptions adds gRPC dial options (e.g. grpc.WithContextDialer)
-// after the defaults (insecure credentials, 400 MiB messages).
+// after the defaults (insecure credentials, 400 MiB messages). Interceptors
+// and stats handlers see RegisterResource's request as encoded bytes, in a
+// buffer reused once the call returns, and its answer as a value of this
+// package's own: not as pulumirpc messages.
 func WithDialOptions(opts ...grpc.DialOption) Option {
 	return func(o *options) { o.dialOpts = append(o.dialOpts, opts...) }
 }

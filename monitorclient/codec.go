@@ -52,8 +52,11 @@ func (registerCodec) Unmarshal(data mem.BufferSlice, v any) error {
 }
 
 // requestBuffers recycles the buffers RegisterResource requests are
-// encoded into. A buffer goes back only after an answer: the engine has
-// read the whole request then, so gRPC holds no reference to it.
+// encoded into. A buffer goes back only after a successful answer: a gRPC
+// server answers a unary call once it has read the request, and gRPC's
+// writer has copied the buffer into frames before any of it reached the
+// server. (A server answering before reading the request would leave the
+// writer copying garbage into a finished stream.)
 var requestBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // maxPooledRequest is the largest buffer kept for reuse; a child with

@@ -15,9 +15,9 @@
 // test (Construct, Call) and a children's provider, always ours, serving the
 // CRUD of the custom children. `go test -bench . ./tests/bench` runs the
 // same workloads one implementation at a time (Benchmark*); plain `go test`
-// runs only TestParity, which checks that ours, the peer and the floors
-// produce the same resources and outputs. The pieces: Build (plugins behind
-// the rusagewrap command, which reports each plugin's CPU, peak RSS and
-// role), Runner.Run (one deployment of a Workload), ColdStart, RunSuite (the
+// runs only TestParity, which checks that ours, the peer, the floors and
+// ours on a thread per core produce the same resources and outputs. The
+// pieces: Build (plugins behind the rusagewrap command, which reports each
+// plugin's CPU, peak RSS and role), Runner.Run (one deployment of a Workload), ColdStart, RunSuite (the
 // rounds) and Results.Markdown (the report).
 package bench
