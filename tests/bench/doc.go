@@ -18,6 +18,7 @@
 // runs only TestParity, which checks that ours, the peer, the floors and
 // ours on a thread per core produce the same resources and outputs. The
 // pieces: Build (plugins behind the rusagewrap command, which reports each
-// plugin's CPU, peak RSS and role), Runner.Run (one deployment of a Workload), ColdStart, RunSuite (the
-// rounds) and Results.Markdown (the report).
+// plugin's CPU, peak RSS and role), Runner.Run (one deployment of a
+// Workload), ColdStart, RunSuite (the rounds) and Results.Markdown (the
+// report).
 package bench
