@@ -85,12 +85,19 @@ func TestWindowKeepsTheBoundAfterTheWait(t *testing.T) {
 // Registrations slower than the wait, from more goroutines than places.
 func TestWindowNeverExceedsNWithSlowRegistrations(t *testing.T) {
 	const n = 4
-	w := newWindowWait(n, time.Millisecond)
+	if p := peakInFlight(t, newWindowWait(n, time.Millisecond), 5, 5*time.Millisecond); p > n {
+		t.Errorf("peak in flight %d, window of %d", p, n)
+	}
+}
+
+// peakInFlight has 16 goroutines each register rounds times through w,
+// holding each registration for hold, and returns the most in flight.
+func peakInFlight(t *testing.T, w *window, rounds int, hold time.Duration) int32 {
 	var busy, peak atomic.Int32
 	var wg sync.WaitGroup
 	for range 16 {
 		wg.Go(func() {
-			for range 5 {
+			for range rounds {
 				if err := w.acquire(context.Background()); err != nil {
 					t.Error(err)
 					return
@@ -98,16 +105,14 @@ func TestWindowNeverExceedsNWithSlowRegistrations(t *testing.T) {
 				b := busy.Add(1)
 				for p := peak.Load(); b > p && !peak.CompareAndSwap(p, b); p = peak.Load() {
 				}
-				time.Sleep(5 * time.Millisecond)
+				time.Sleep(hold)
 				busy.Add(-1)
 				w.release()
 			}
 		})
 	}
 	wg.Wait()
-	if p := peak.Load(); p > n {
-		t.Errorf("peak in flight %d, window of %d", p, n)
-	}
+	return peak.Load()
 }
 
 func TestWindowAcquireEndsWithContext(t *testing.T) {
@@ -130,26 +135,7 @@ func TestWindowAcquireEndsWithContext(t *testing.T) {
 
 func TestWindowNeverExceedsN(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 8} {
-		w := newWindowWait(n, time.Millisecond)
-		var busy, peak atomic.Int32
-		var wg sync.WaitGroup
-		for range 16 {
-			wg.Go(func() {
-				for range 200 {
-					if err := w.acquire(context.Background()); err != nil {
-						t.Error(err)
-						return
-					}
-					b := busy.Add(1)
-					for p := peak.Load(); b > p && !peak.CompareAndSwap(p, b); p = peak.Load() {
-					}
-					busy.Add(-1)
-					w.release()
-				}
-			})
-		}
-		wg.Wait()
-		if p := peak.Load(); p > int32(n) || p < 1 {
+		if p := peakInFlight(t, newWindowWait(n, time.Millisecond), 200, 0); p > int32(n) || p < 1 {
 			t.Errorf("window of %d: peak in flight %d", n, p)
 		}
 	}
