@@ -219,7 +219,8 @@ func appendPropertyDependencies(b []byte, deps map[string][]string) ([]byte, err
 	return b, nil
 }
 
-// toRPCRegisterResourceRequest converts req, all but its inputs.
+// toRPCRegisterResourceRequest converts req, all but its inputs. The
+// message shares req's slices and maps: it is for encoding at once.
 func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (registerRequest, error) {
 	opts := wire.MarshalOptions{
 		Secrets:   f.Secrets,
@@ -258,13 +259,13 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (regi
 		Custom:                  req.Custom,
 		Remote:                  req.Remote,
 		Provider:                req.Provider,
-		Providers:               maps.Clone(req.Providers),
+		Providers:               req.Providers,
 		Dependencies:            sortedUnion(req.Dependencies, allPropDeps),
-		AdditionalSecretOutputs: slices.Clone(req.AdditionalSecretOutputs),
-		IgnoreChanges:           slices.Clone(req.IgnoreChanges),
-		ReplaceOnChanges:        slices.Clone(req.ReplaceOnChanges),
+		AdditionalSecretOutputs: req.AdditionalSecretOutputs,
+		IgnoreChanges:           req.IgnoreChanges,
+		ReplaceOnChanges:        req.ReplaceOnChanges,
 		DeletedWith:             req.DeletedWith,
-		ReplaceWith:             slices.Clone(req.ReplaceWith),
+		ReplaceWith:             req.ReplaceWith,
 		Version:                 req.Version,
 		PluginDownloadURL:       req.PluginDownloadURL,
 		ImportId:                req.ImportID,
