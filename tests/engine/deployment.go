@@ -53,6 +53,7 @@ type deployment struct {
 	aliasOf            map[resource.URN]resource.URN // new URN -> old URN it claimed
 	news               []*resState
 	newsByURN          map[resource.URN]*resState
+	completed          map[resource.URN]bool // RegisterResourceOutputs done
 	sames              map[resource.URN]bool
 	creates            map[resource.URN]bool
 	updates            map[resource.URN]bool
@@ -97,6 +98,7 @@ func newDeployment(ctx context.Context, opts *Options, kind opKind, prev []*resS
 		aliased:            map[resource.URN]resource.URN{},
 		aliasOf:            map[resource.URN]resource.URN{},
 		newsByURN:          map[resource.URN]*resState{},
+		completed:          map[resource.URN]bool{},
 		sames:              map[resource.URN]bool{},
 		creates:            map[resource.URN]bool{},
 		updates:            map[resource.URN]bool{},

@@ -371,6 +371,28 @@ func TestFailures(t *testing.T) {
 // Replacing a protected resource fails an update before anything changes.
 // A preview reports the error but, like the real engine, still shows the
 // replacement and the steps after it.
+// A component's outputs are registered once, as the real step executor
+// drops the registration from its pending ones when they come.
+func TestRegisterResourceOutputsOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	_, err := f.eng.Up(context.Background(), program(func(ctx context.Context, c *client) error {
+		comp, err := c.register(ctx, "test:index:Comp", "comp", false, nil)
+		if err != nil {
+			return err
+		}
+		req := &pulumirpc.RegisterResourceOutputsRequest{Urn: comp.URN}
+		if _, err := c.mon.RegisterResourceOutputs(ctx, req); err != nil {
+			return fmt.Errorf("first RegisterResourceOutputs: %w", err)
+		}
+		_, err = c.mon.RegisterResourceOutputs(ctx, req)
+		return err
+	}))
+	if err == nil || !strings.Contains(err.Error(), "whose registration isn't pending") {
+		t.Fatalf("a second RegisterResourceOutputs: %v, want an error", err)
+	}
+}
+
 func TestProtectedReplace(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

@@ -603,10 +603,13 @@ func (m *monitorServer) RegisterResourceOutputs(_ context.Context, req *pulumirp
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	// The real step executor drops a registration from its pending ones
+	// when its outputs come: a second call is an error.
 	st, ok := d.newsByURN[urn]
-	if !ok {
+	if !ok || d.completed[urn] {
 		return nil, fmt.Errorf("cannot complete a resource '%v' whose registration isn't pending", urn)
 	}
+	d.completed[urn] = true
 	st.Outputs = outs
 	return &emptypb.Empty{}, nil
 }
