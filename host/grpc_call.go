@@ -2,14 +2,17 @@ package host
 
 import (
 	"context"
+	"errors"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/polyhost/polyhost/internal/wire"
 )
 
 func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error) {
 	args, err := fromWire(req.GetArgs())
 	if err != nil {
-		return &pulumirpc.CallResponse{Failures: []*pulumirpc.CheckFailure{{Reason: "malformed arguments: " + err.Error()}}}, nil
+		return &pulumirpc.CallResponse{Failures: []*pulumirpc.CheckFailure{malformedArgument(err)}}, nil
 	}
 	deps := map[string][]string{}
 	for k, d := range req.GetArgDependencies() {
@@ -44,6 +47,17 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 	return out, nil
 }
 
+// malformedArgument is the failure for arguments that do not decode, at
+// the argument whose value is malformed.
+func malformedArgument(err error) *pulumirpc.CheckFailure {
+	f := &pulumirpc.CheckFailure{Reason: "malformed arguments: " + err.Error()}
+	var ke *wire.KeyError
+	if errors.As(err, &ke) {
+		f.Property = ke.Key
+	}
+	return f
+}
+
 // callDeploymentInfo returns the organization and the secret config keys of
 // a Call. The engine leaves both out of CallRequest, so they come from the
 // monitor's GetDeploymentInfo when the request lacks them; without the keys,
@@ -73,7 +87,7 @@ func (s *server) callDeploymentInfo(ctx context.Context, req *pulumirpc.CallRequ
 func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {
 	args, err := crudFromWire(req.GetArgs())
 	if err != nil {
-		return &pulumirpc.InvokeResponse{Failures: []*pulumirpc.CheckFailure{{Reason: "malformed arguments: " + err.Error()}}}, nil
+		return &pulumirpc.InvokeResponse{Failures: []*pulumirpc.CheckFailure{malformedArgument(err)}}, nil
 	}
 	resp, err := s.p.invoke(ctx, req.GetTok(), args)
 	if err != nil {

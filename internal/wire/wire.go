@@ -231,11 +231,25 @@ func object(fields map[string]*structpb.Value) *structpb.Value {
 	return structpb.NewStructValue(&structpb.Struct{Fields: fields})
 }
 
-// UnmarshalMap decodes s; nil decodes to an empty map.
+// UnmarshalMap decodes s; nil decodes to an empty map. An error in the
+// value of one of s's keys is a *KeyError naming it.
 func UnmarshalMap(s *structpb.Struct, o UnmarshalOptions) (property.Map, error) {
 	m, err := unmarshalFields(s, o)
-	return property.NewMap(m), err
+	if err != nil {
+		return property.Map{}, err
+	}
+	return property.NewMap(m), nil
 }
+
+// KeyError is an error in the value of the top-level key Key. Its text is
+// Err's, which names the key too.
+type KeyError struct {
+	Key string
+	Err error
+}
+
+func (e *KeyError) Error() string { return e.Err.Error() }
+func (e *KeyError) Unwrap() error { return e.Err }
 
 func unmarshalFields(s *structpb.Struct, o UnmarshalOptions) (map[string]property.Value, error) {
 	fields := s.GetFields()
@@ -244,7 +258,10 @@ func unmarshalFields(s *structpb.Struct, o UnmarshalOptions) (map[string]propert
 	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		v, err := unmarshal(k, fields[k], o)
 		if err != nil {
-			return nil, err
+			if inner, ok := err.(*KeyError); ok { // a key of a map inside
+				err = inner.Err
+			}
+			return nil, &KeyError{Key: k, Err: err}
 		}
 		out[k] = v
 	}

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -356,5 +357,24 @@ func TestUnrecognizedSignatureHidesItsValue(t *testing.T) {
 	_, err := UnmarshalMap(s, UnmarshalOptions{})
 	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), `(a secret) in property map for "k"`) {
 		t.Errorf("error %v, want one naming the kind and not the value", err)
+	}
+}
+
+// An error anywhere in a value names its top-level key as a KeyError.
+func TestUnmarshalErrorsNameTheTopLevelKey(t *testing.T) {
+	t.Parallel()
+	badRef := structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{
+		sig.Key: structpb.NewStringValue(sig.ResourceReference),
+	}})
+	for name, v := range map[string]*structpb.Value{
+		"at the top": badRef,
+		"in a map":   structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"inner": badRef}}),
+		"in a list":  structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{badRef}}),
+	} {
+		_, err := UnmarshalMap(&structpb.Struct{Fields: map[string]*structpb.Value{"ok": structpb.NewStringValue("x"), "top": v}}, UnmarshalOptions{Resources: true})
+		var ke *KeyError
+		if !errors.As(err, &ke) || ke.Key != "top" {
+			t.Errorf("%s: error %v (%T), want a KeyError for \"top\"", name, err, err)
+		}
 	}
 }
