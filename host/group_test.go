@@ -14,8 +14,13 @@ import (
 func TestGroupReusesAtMostLimitGoroutines(t *testing.T) {
 	g, _ := newGroup(context.Background(), 3, "pkg:index:C", "c")
 	var running, peak, ran atomic.Int32
+	// Functions wait until all 100 are given, so the queue never empties
+	// early: a goroutine that finds it empty ends, and a later Go would
+	// then rightly start another.
+	release := make(chan struct{})
 	for range 100 {
 		g.Go(func() error {
+			<-release
 			n := running.Add(1)
 			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 			}
@@ -24,6 +29,7 @@ func TestGroupReusesAtMostLimitGoroutines(t *testing.T) {
 			return nil
 		})
 	}
+	close(release)
 	if err := g.Wait(); err != nil {
 		t.Fatal(err)
 	}
