@@ -77,7 +77,8 @@ func (w *window) release() {
 	switch {
 	case !w.held:
 		w.notify()
-	case w.busy <= w.n/2:
+	case w.busy <= w.n/2 || !time.Now().Before(w.until):
+		// Half answered, or the wait is over and the timer is late.
 		w.held = false
 		w.timer.Stop()
 		w.notify()

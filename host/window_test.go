@@ -82,6 +82,23 @@ func TestWindowKeepsTheBoundAfterTheWait(t *testing.T) {
 	}
 }
 
+// An answer after the wait is over lets one out even if the timer that
+// ends the hold has not run yet (a loaded machine).
+func TestWindowAnswerAfterTheWaitDoesNotNeedTheTimer(t *testing.T) {
+	w := newWindowWait(4, time.Millisecond)
+	for range 4 {
+		if !canAcquire(w) {
+			t.Fatal("acquire waited on an empty window")
+		}
+	}
+	w.timer.Stop() // as if it were late
+	time.Sleep(5 * time.Millisecond)
+	w.release()
+	if !canAcquire(w) {
+		t.Fatal("an answer after the wait let none out")
+	}
+}
+
 // Registrations slower than the wait, from more goroutines than places.
 func TestWindowNeverExceedsNWithSlowRegistrations(t *testing.T) {
 	const n = 4
