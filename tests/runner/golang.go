@@ -66,8 +66,8 @@ func (p *goProgram) Run(ctx context.Context, info engine.RunInfo) error {
 var goBuilds = struct {
 	sync.Mutex
 	byKey  map[string]*goBuildRes // dir + content hash -> build
-	builds int                    // go build runs, for tests
-}{byKey: map[string]*goBuildRes{}}
+	builds map[string]int         // go build runs per directory, for tests
+}{byKey: map[string]*goBuildRes{}, builds: map[string]int{}}
 
 // tempDir holds this process's Go binaries and the Python launcher.
 var tempDir struct {
@@ -156,7 +156,7 @@ func buildGo(ctx context.Context, dir string) (string, error) {
 	cmd.Cancel = func() error { return killProcessGroup(cmd) }
 	out, err := cmd.CombinedOutput()
 	goBuilds.Lock()
-	goBuilds.builds++
+	goBuilds.builds[dir]++
 	goBuilds.Unlock()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -208,9 +208,10 @@ func hashDir(dir string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// builtGoCount reports how many go builds ran in this process (tests).
-func builtGoCount() int {
+// builtGoCount reports how many go builds of dir ran in this process
+// (tests; per directory, so tests building others in parallel don't count).
+func builtGoCount(dir string) int {
 	goBuilds.Lock()
 	defer goBuilds.Unlock()
-	return goBuilds.builds
+	return goBuilds.builds[dir]
 }
