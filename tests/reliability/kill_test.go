@@ -136,6 +136,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // childProcesses lists this process's children running exe.
 func childProcesses(t *testing.T, exe string) []int {
 	t.Helper()
+	want, err := os.Stat(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +160,9 @@ func childProcesses(t *testing.T, exe string) []int {
 		if len(fields) < 2 || fields[1] != strconv.Itoa(os.Getpid()) {
 			continue
 		}
-		if link, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && link == exe {
+		// Compare files, not paths: /proc gives exe's path with symlinks
+		// resolved ($TMPDIR may be one).
+		if fi, err := os.Stat(filepath.Join("/proc", e.Name(), "exe")); err == nil && os.SameFile(fi, want) {
 			pids = append(pids, pid)
 		}
 	}
