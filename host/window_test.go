@@ -43,14 +43,17 @@ func TestWindowReopensWhenHalfAnswered(t *testing.T) {
 }
 
 func TestWindowReopensWhenSlowOnesHoldIt(t *testing.T) {
-	w := newWindowWait(4, 20*time.Millisecond)
+	const wait = 20 * time.Millisecond
+	w := newWindowWait(4, wait)
+	start := time.Now()
 	for range 4 {
 		if !canAcquire(w) {
 			t.Fatal("acquire waited on an empty window")
 		}
 	}
 	w.release() // 3 slow ones stay in flight, more than half
-	if canAcquire(w) {
+	// On a loaded machine the wait may be over already; then a place is due.
+	if canAcquire(w) && time.Since(start) < wait {
 		t.Fatal("a place opened before half were answered or the wait was over")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
