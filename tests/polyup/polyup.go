@@ -140,8 +140,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	var res *engine.Result
 	switch op {
 	case "preview", "up":
-		prog, err := runner.ForDir(dir)
-		if err != nil {
+		var prog engine.Program
+		if prog, err = runner.ForDir(dir); err != nil {
 			return err
 		}
 		if op == "preview" {
@@ -151,25 +151,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "Updating (%s):\n", *stack)
 			res, err = eng.Up(ctx, prog)
 		}
-		if err != nil {
-			printResult(stdout, res, hidden)
-			return err
-		}
 	case "refresh":
 		fmt.Fprintf(stdout, "Refreshing (%s):\n", *stack)
-		if res, err = eng.Refresh(ctx); err != nil {
-			printResult(stdout, res, hidden)
-			return err
-		}
+		res, err = eng.Refresh(ctx)
 	case "destroy":
 		fmt.Fprintf(stdout, "Destroying (%s):\n", *stack)
-		if res, err = eng.Destroy(ctx); err != nil {
-			printResult(stdout, res, hidden)
-			return err
-		}
+		res, err = eng.Destroy(ctx)
 	}
 	printResult(stdout, res, hidden)
-	return nil
+	if err != nil && !*verbose {
+		// Like the CLI, the engine shows a plugin's own output (why it
+		// would not start, a panic's stack) only as debug logs.
+		err = fmt.Errorf("%w\n(-v shows the plugins' output and debug logs)", err)
+	}
+	return err
 }
 
 // projectName reads the project name from Pulumi.yaml.
