@@ -1,8 +1,9 @@
 // Package schema loads a Pulumi package schema written in YAML and checks
 // property values against it.
 //
-// A provider embeds its schema.yaml and calls [Load] once at start-up; the
-// host serves [Package.JSON] from GetSchema and uses [Package.Check] to turn
+// A provider embeds its schema.yaml and calls [Load] once at start-up, which
+// refuses what the CLI's schema binder would (unknown types, dangling $refs,
+// required properties not declared); the host serves [Package.JSON] from GetSchema and uses [Package.Check] to turn
 // bad user input into property-path failures (CheckFailure,
 // InputPropertiesError) instead of internal errors.
 package schema

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -101,7 +102,7 @@ func Load(src []byte) (*Package, error) {
 		return nil, fmt.Errorf("schema: missing package name")
 	}
 	p.json = js
-	if err := p.checkRefs(); err != nil {
+	if err := p.validate(); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -135,52 +136,81 @@ func (p *Package) Function(token string) (Function, bool) {
 	return f, ok
 }
 
-// checkRefs makes sure every local $ref names a type or resource that exists,
-// so a typo in schema.yaml fails at start-up rather than on first use.
-func (p *Package) checkRefs() error {
+// validate finds mistakes the schema binder of the Pulumi CLI would refuse,
+// so a typo in schema.yaml fails at start-up rather than on first use: a
+// $ref to nothing, a type that is not one of the schema's, a required
+// property that is not declared, a method naming no function.
+func (p *Package) validate() error {
 	var errs []string
-	check := func(where string, prop Property) {
-		walk(prop, func(q Property) {
-			if q.Ref == "" {
-				return
-			}
-			if _, _, err := p.resolve(q.Ref); err != nil {
-				errs = append(errs, fmt.Sprintf("%s: %v", where, err))
-			}
-		})
-	}
-	checkObj := func(where string, props map[string]Property) {
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	checkProps := func(where string, props map[string]Property) {
 		for k, v := range props {
-			check(where+"."+k, v)
+			walk(v, func(q Property) {
+				if q.Ref != "" {
+					if _, _, err := p.resolve(q.Ref); err != nil {
+						fail("%s.%s: %v", where, k, err)
+					}
+				} else if !propertyTypes[q.Type] {
+					fail("%s.%s: unknown type %q (want string, integer, number, boolean, array, object or a $ref)", where, k, q.Type)
+				}
+			})
 		}
 	}
-	checkObj("config", p.Config.Variables)
-	checkObj("provider", p.Provider.InputProperties)
+	checkRequired := func(where, list string, required []string, props map[string]Property) {
+		for _, name := range required {
+			if _, ok := props[name]; !ok {
+				fail("%s: %s names %q, which is not among its properties", where, list, name)
+			}
+		}
+	}
+	checkObj := func(where, list string, o Object) {
+		checkProps(where, o.Properties)
+		checkRequired(where, list, o.Required, o.Properties)
+	}
+	checkResource := func(tok string, r Resource) {
+		checkProps(tok, r.InputProperties)
+		checkRequired(tok, "requiredInputs", r.RequiredInputs, r.InputProperties)
+		checkObj(tok, "required", r.Object)
+	}
+
+	checkProps("config", p.Config.Variables)
+	checkRequired("config", "required", p.Config.Required, p.Config.Variables)
+	checkResource("provider", p.Provider)
 	for tok, r := range p.Resources {
-		checkObj(tok, r.InputProperties)
-		checkObj(tok, r.Properties)
+		checkResource(tok, r)
 		for name, fn := range r.Methods {
 			if _, ok := p.Functions[fn]; !ok {
-				errs = append(errs, fmt.Sprintf("%s: method %q names unknown function %q", tok, name, fn))
+				fail("%s: method %q names unknown function %q", tok, name, fn)
 			}
 		}
 	}
 	for tok, t := range p.Types {
-		checkObj(tok, t.Properties)
+		if !namedTypes[t.Type] {
+			fail("%s: unknown type %q (want object, or string, integer, number or boolean for an enum)", tok, t.Type)
+		}
+		checkObj(tok, "required", t.Object)
 	}
 	for tok, f := range p.Functions {
 		if f.Inputs != nil {
-			checkObj(tok, f.Inputs.Properties)
+			checkObj(tok+" inputs", "required", *f.Inputs)
 		}
 		if f.Outputs != nil {
-			checkObj(tok, f.Outputs.Properties)
+			checkObj(tok+" outputs", "required", *f.Outputs)
 		}
 	}
 	if len(errs) > 0 {
+		slices.Sort(errs) // maps above: the same schema, the same message
 		return fmt.Errorf("schema: %s", strings.Join(errs, "; "))
 	}
 	return nil
 }
+
+// The types a property may have (none: with a $ref), and a named type.
+var (
+	propertyTypes = map[string]bool{"": true, "string": true, "integer": true, "number": true,
+		"boolean": true, "array": true, "object": true}
+	namedTypes = map[string]bool{"object": true, "string": true, "integer": true, "number": true, "boolean": true}
+)
 
 func walk(p Property, f func(Property)) {
 	f(p)

@@ -65,6 +65,34 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// Mistakes the CLI's schema binder refuses are refused at Load, naming
+// where they are.
+func TestLoadNamesSchemaMistakes(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ schema, want string }{
+		{"resources:\n  p:index:R:\n    inputProperties:\n      a: {type: strng}\n",
+			`p:index:R.a: unknown type "strng"`},
+		{"resources:\n  p:index:R:\n    properties:\n      a: {type: array, items: {type: int}}\n",
+			`p:index:R.a: unknown type "int"`},
+		{"resources:\n  p:index:R:\n    inputProperties:\n      name: {type: string}\n    requiredInputs: [nmae]\n",
+			`p:index:R: requiredInputs names "nmae", which is not among its properties`},
+		{"resources:\n  p:index:R:\n    properties:\n      url: {type: string}\n    required: [uri]\n",
+			`p:index:R: required names "uri", which is not among its properties`},
+		{"config:\n  variables:\n    region: {type: string}\n  required: [regoin]\n",
+			`config: required names "regoin"`},
+		{"types:\n  p:index:T:\n    type: strin\n    enum: [{value: a}]\n",
+			`p:index:T: unknown type "strin"`},
+		{"functions:\n  p:index:f:\n    inputs:\n      properties:\n        a: {type: string}\n      required: [b]\n",
+			`p:index:f inputs: required names "b"`},
+	}
+	for _, tc := range cases {
+		_, err := Load([]byte("name: p\n" + tc.schema))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Load(%q) = %v, want an error containing %q", tc.schema, err, tc.want)
+		}
+	}
+}
+
 func TestCheck(t *testing.T) {
 	t.Parallel()
 	p, err := Load([]byte(src))
