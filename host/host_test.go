@@ -735,6 +735,14 @@ type misspeltOut struct {
 	Message string `pulumi:"mesage"`
 }
 
+type mistypedArgs struct {
+	Greeting int `pulumi:"greeting"` // a string in the schema
+}
+
+type mistypedOut struct {
+	Shout []string `pulumi:"shout,optional"` // a string in the schema
+}
+
 // New compares the struct tags of components, methods and functions with
 // the schema, so an author's mistake stops the provider at start-up
 // instead of failing users' programs.
@@ -760,6 +768,16 @@ func TestNewChecksShapesAgainstSchema(t *testing.T) {
 				return misspeltOut{}, nil
 			}),
 			`test:index:Comp: field host_test.misspeltOut.Message sets output "mesage", which the schema does not declare`},
+		{"input of the wrong type", host.WithComponent("test:index:Comp",
+			func(ctx context.Context, c *host.Component, args mistypedArgs) (compOut, error) {
+				return compOut{}, nil
+			}),
+			`test:index:Comp: field host_test.mistypedArgs.Greeting is int, but input "greeting" is a string in the schema`},
+		{"output of the wrong type", host.WithComponent("test:index:Comp",
+			func(ctx context.Context, c *host.Component, args *compArgs) (*mistypedOut, error) {
+				return nil, nil
+			}),
+			`test:index:Comp: field host_test.mistypedOut.Shout is []string, but output "shout" is a string in the schema`},
 		{"arguments not a struct", host.WithComponent("test:index:Comp",
 			func(ctx context.Context, c *host.Component, args int) (compOut, error) { return compOut{}, nil }),
 			"test:index:Comp: the arguments must be a struct or property.Map, not int"},

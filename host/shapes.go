@@ -18,10 +18,11 @@ type shape struct{ args, result reflect.Type }
 
 func shapeOf[A, R any]() shape { return shape{reflect.TypeFor[A](), reflect.TypeFor[R]()} }
 
-// checkShapes compares the struct tags of every component, method and
-// function with the schema, so that a misspelt tag or a missing
-// ",optional" stops the provider at start-up rather than failing the
-// user's program with an error about inputs they passed correctly.
+// checkShapes compares the struct tags and field types of every component,
+// method and function with the schema, so that a misspelt tag, a missing
+// ",optional" or a field of the wrong type stops the provider at start-up
+// rather than failing the user's program with an error about inputs they
+// passed correctly.
 func (p *Provider) checkShapes() error {
 	for _, tok := range slices.Sorted(maps.Keys(p.shapes)) {
 		if err := p.checkShape(tok, p.shapes[tok]); err != nil {
@@ -41,6 +42,13 @@ func (p *Provider) checkShape(tok string, sh shape) error {
 	} else {
 		return fmt.Errorf("the schema does not declare it")
 	}
+	argsT, resultT := sh.args, sh.result // named without a pointer's *
+	if argsT.Kind() == reflect.Pointer {
+		argsT = argsT.Elem()
+	}
+	if resultT.Kind() == reflect.Pointer {
+		resultT = resultT.Elem()
+	}
 	args, isStruct, err := typed.Fields(sh.args)
 	if err != nil {
 		return err
@@ -51,10 +59,13 @@ func (p *Provider) checkShape(tok string, sh shape) error {
 	for _, f := range args {
 		switch {
 		case ins == nil || !hasProperty(*ins, f.Name):
-			return fmt.Errorf("field %s.%s reads input %q, which the schema does not declare", sh.args, f.GoName, f.Name)
+			return fmt.Errorf("field %s.%s reads input %q, which the schema does not declare", argsT, f.GoName, f.Name)
 		case !f.Optional && !slices.Contains(ins.Required, f.Name):
 			return fmt.Errorf("input %q is optional in the schema, so field %s.%s needs the tag `pulumi:\"%s,optional\"`",
-				f.Name, sh.args, f.GoName, f.Name)
+				f.Name, argsT, f.GoName, f.Name)
+		}
+		if typ := p.schema.TypeOf(ins.Properties[f.Name]); !fits(typ, f.Type) {
+			return fmt.Errorf("field %s.%s is %s, but input %q is %s %s in the schema", argsT, f.GoName, f.Type, f.Name, article(typ), typ)
 		}
 	}
 	results, _, err := typed.Fields(sh.result)
@@ -63,7 +74,10 @@ func (p *Provider) checkShape(tok string, sh shape) error {
 	}
 	for _, f := range results {
 		if outs == nil || !hasProperty(*outs, f.Name) {
-			return fmt.Errorf("field %s.%s sets output %q, which the schema does not declare", sh.result, f.GoName, f.Name)
+			return fmt.Errorf("field %s.%s sets output %q, which the schema does not declare", resultT, f.GoName, f.Name)
+		}
+		if typ := p.schema.TypeOf(outs.Properties[f.Name]); !fits(typ, f.Type) {
+			return fmt.Errorf("field %s.%s is %s, but output %q is %s %s in the schema", resultT, f.GoName, f.Type, f.Name, article(typ), typ)
 		}
 	}
 	return nil
@@ -72,6 +86,41 @@ func (p *Provider) checkShape(tok string, sh shape) error {
 func hasProperty(obj schema.Object, name string) bool {
 	_, ok := obj.Properties[name]
 	return ok
+}
+
+// fits reports whether a field of Go type t can hold values of the schema
+// type typ. Only the outer type is compared; a property.Value or an
+// interface field holds anything, and so does any field for a $ref that is
+// not to one of the package's own types (typ ""): a resource, an asset.
+func fits(typ string, t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == reflect.TypeFor[property.Value]() || t.Kind() == reflect.Interface {
+		return true
+	}
+	switch k := t.Kind(); typ {
+	case "string":
+		return k == reflect.String
+	case "integer":
+		return reflect.Int <= k && k <= reflect.Uint64 || k == reflect.Float32 || k == reflect.Float64
+	case "number":
+		return k == reflect.Float32 || k == reflect.Float64
+	case "boolean":
+		return k == reflect.Bool
+	case "array":
+		return k == reflect.Slice
+	case "object":
+		return k == reflect.Map || k == reflect.Struct // property.Map too
+	}
+	return true
+}
+
+func article(typ string) string {
+	if typ == "integer" || typ == "object" || typ == "array" {
+		return "an"
+	}
+	return "a"
 }
 
 // checkChildKind refuses a child of this package's types that its schema

@@ -46,6 +46,7 @@ type Field struct {
 	Name     string // the property name
 	GoName   string // the Go field name
 	Optional bool   // tagged ",optional"
+	Type     reflect.Type
 }
 
 // Fields lists the tagged properties of t, a struct type or a pointer to
@@ -62,7 +63,8 @@ func Fields(t reflect.Type) (fields []Field, ok bool, err error) {
 		return nil, true, err
 	}
 	for _, f := range l.fields {
-		fields = append(fields, Field{Name: f.name, GoName: t.Field(f.index).Name, Optional: f.optional})
+		sf := t.Field(f.index)
+		fields = append(fields, Field{Name: f.name, GoName: sf.Name, Optional: f.optional, Type: sf.Type})
 	}
 	return fields, true, nil
 }
