@@ -126,7 +126,7 @@ func TestCheck(t *testing.T) {
 		{"wrong resource type", ok(map[string]property.Value{"other": property.New(property.ResourceReference{URN: "urn:pulumi:s::p::pkg:index:Other::o"})}), "other: expected a reference to a pkg:index:Thing resource"},
 		{"large numbers print in full", ok(map[string]property.Value{"count": property.New(31536001.0)}), "count: 31536001 is above the maximum 10"},
 		{"secret number is not printed", ok(map[string]property.Value{"count": property.New(987654321.0).WithSecret(true)}), "count: the secret value is above the maximum 10"},
-		{"secret is not printed", ok(map[string]property.Value{"count": property.New("hunter2").WithSecret(true)}), "count: expected an integer, got a secret value"},
+		{"secret is not printed", ok(map[string]property.Value{"count": property.New("hunter2").WithSecret(true)}), "count: expected an integer, got a secret string"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -338,11 +338,11 @@ func plain(v property.Value) any {
 }
 
 // Describe names a value for an error message: its kind, and for plain
-// scalars its value. It never prints a secret's plaintext.
+// scalars its value. Of a secret it names only the kind.
 func Describe(v property.Value) string {
 	switch {
 	case v.Secret():
-		return "a secret value"
+		return "a secret " + secretKind(v)
 	case v.IsString():
 		return strconv.Quote(v.AsString())
 	case v.IsNumber():
@@ -365,6 +365,22 @@ func Describe(v property.Value) string {
 		return "an unknown value"
 	}
 	return "a value"
+}
+
+func secretKind(v property.Value) string {
+	switch {
+	case v.IsString():
+		return "string"
+	case v.IsNumber():
+		return "number"
+	case v.IsBool():
+		return "boolean"
+	case v.IsArray():
+		return "array"
+	case v.IsMap():
+		return "object"
+	}
+	return "value"
 }
 
 // Encode turns a struct (or pointer to one) into a property map. Fields of

@@ -120,7 +120,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"element", m(map[string]property.Value{"l": property.New([]property.Value{property.New(true)})}), "l[0]: expected a string"},
 		{"map value", m(map[string]property.Value{"m": property.New(map[string]property.Value{"k": property.New("x")})}), `m["k"]: expected a number`},
 		{"nested field", m(map[string]property.Value{"o": property.New(map[string]property.Value{})}), `o.n: missing required property "n"`},
-		{"secret never printed", m(map[string]property.Value{"b": property.New("hunter2").WithSecret(true)}), "b: expected a boolean, got a secret value"},
+		{"secret never printed", m(map[string]property.Value{"b": property.New("hunter2").WithSecret(true)}), "b: expected a boolean, got a secret string"},
+		{"secret named by its kind", m(map[string]property.Value{"s": property.New(map[string]property.Value{"k": property.New("hunter2")}).WithSecret(true)}), "s: expected a string, got a secret object"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
