@@ -97,6 +97,21 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 	return constructResponse{URN: own.URN, State: outputs, StateDependencies: monitorclient.DependencyMap(outputs)}, nil
 }
 
+// warnUndeclared warns of outputs obj does not declare: no generated SDK
+// can read them.
+func (p *Provider) warnUndeclared(ctx context.Context, token, urn string, obj schema.Object, outputs property.Map) {
+	var extra []string
+	for k := range outputs.AllStable {
+		if _, ok := obj.Properties[k]; !ok {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		p.log(ctx, monitorclient.SeverityWarning, urn, fmt.Sprintf("%s returned outputs its schema does not declare, which SDKs cannot read: %s",
+			token, strings.Join(extra, ", ")))
+	}
+}
+
 // checkOutputs validates what a component or method returned against the
 // schema, when there is one. A mismatch is the author's mistake, not the
 // user's, so it is a StepError naming each property. Outputs the schema does
@@ -114,18 +129,12 @@ func (p *Provider) checkOutputs(ctx context.Context, token, name, urn string, ou
 	if obj == nil {
 		return nil
 	}
+	p.warnUndeclared(ctx, token, urn, *obj, outputs)
 	declared := map[string]property.Value{}
-	var extra []string
 	for k, v := range outputs.AllStable {
 		if _, ok := obj.Properties[k]; ok {
 			declared[k] = v
-		} else {
-			extra = append(extra, k)
 		}
-	}
-	if len(extra) > 0 {
-		p.log(ctx, monitorclient.SeverityWarning, urn, fmt.Sprintf("%s returned outputs its schema does not declare, which SDKs cannot read: %s",
-			token, strings.Join(extra, ", ")))
 	}
 	var msgs []string
 	for _, f := range p.schema.Check(*obj, property.NewMap(declared)) {

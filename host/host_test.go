@@ -557,6 +557,34 @@ func TestCreateTimeoutBoundsBackend(t *testing.T) {
 	}
 }
 
+type noteResource struct{ slowResource }
+
+func (noteResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+	return host.CreateResponse{ID: "n1", Outputs: property.NewMap(map[string]property.Value{"note": property.New("x")})}, nil
+}
+
+// A custom resource's outputs that its schema does not declare are stored,
+// since the resource exists, with a warning naming them, as for components.
+func TestUndeclaredResourceOutputsWarn(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithResource("test:index:Thing", noteResource{}))
+	resp, err := client.Create(context.Background(), &pulumirpc.CreateRequest{
+		Urn: "urn:pulumi:dev::proj::test:index:Thing::t", Name: "t", Type: "test:index:Thing",
+	})
+	if err != nil || resp.GetProperties().GetFields()["note"].GetStringValue() != "x" {
+		t.Fatalf("Create = %v, %v; want the output kept", resp, err)
+	}
+	warned := false
+	for _, l := range mon.Logs() {
+		warned = warned || l.Severity == pulumirpc.LogSeverity_WARNING &&
+			strings.HasSuffix(l.Message, "test:index:Thing returned outputs its schema does not declare, which SDKs cannot read: note")
+	}
+	if !warned {
+		t.Errorf("logs = %v, want a warning naming the undeclared output", mon.Logs())
+	}
+}
+
 type passArgs struct {
 	Password string `pulumi:"password"` // a plain field: the secret marker is dropped here
 }

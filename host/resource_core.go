@@ -127,6 +127,17 @@ func pick[T any](cond bool, a, b T) T {
 	return b
 }
 
+// warnUndeclaredState warns of a custom resource's outputs that its schema
+// does not declare. They are recorded all the same: the resource exists.
+func (p *Provider) warnUndeclaredState(ctx context.Context, info ResourceInfo, outputs property.Map) {
+	if p.schema == nil {
+		return
+	}
+	if r, ok := p.schema.Resource(info.Type); ok {
+		p.warnUndeclared(ctx, info.Type, info.URN, r.Object, outputs)
+	}
+}
+
 // withTimeout bounds a backend call by the request's timeout, if any.
 func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	if d <= 0 {
@@ -153,6 +164,7 @@ func (p *Provider) create(ctx context.Context, req CreateRequest, preview bool) 
 		return resp, fmt.Errorf("%s %q: backend created a resource without an ID", req.Type, req.Name)
 	}
 	resp.Outputs = p.secretOutputs(req.Type, req.Inputs, resp.Outputs)
+	p.warnUndeclaredState(ctx, req.ResourceInfo, resp.Outputs)
 	return resp, nil
 }
 
@@ -171,6 +183,7 @@ func (p *Provider) update(ctx context.Context, req UpdateRequest, preview bool) 
 		return resp, p.partial(req.Type, req.Inputs, err)
 	}
 	resp.Outputs = p.secretOutputs(req.Type, req.Inputs, resp.Outputs)
+	p.warnUndeclaredState(ctx, req.ResourceInfo, resp.Outputs)
 	return resp, nil
 }
 
@@ -184,6 +197,7 @@ func (p *Provider) read(ctx context.Context, req ReadRequest) (ReadResponse, err
 		return resp, err
 	}
 	resp.Outputs = p.secretOutputs(req.Type, resp.Inputs, resp.Outputs)
+	p.warnUndeclaredState(ctx, req.ResourceInfo, resp.Outputs)
 	return resp, nil
 }
 
