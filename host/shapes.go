@@ -42,13 +42,7 @@ func (p *Provider) checkShape(tok string, sh shape) error {
 	} else {
 		return fmt.Errorf("the schema does not declare it")
 	}
-	argsT, resultT := sh.args, sh.result // named without a pointer's *
-	if argsT.Kind() == reflect.Pointer {
-		argsT = argsT.Elem()
-	}
-	if resultT.Kind() == reflect.Pointer {
-		resultT = resultT.Elem()
-	}
+	argsT, resultT := elem(sh.args), elem(sh.result) // for messages: no pointer's *
 	args, isStruct, err := typed.Fields(sh.args)
 	if err != nil {
 		return err
@@ -65,7 +59,7 @@ func (p *Provider) checkShape(tok string, sh shape) error {
 				f.Name, argsT, f.GoName, f.Name)
 		}
 		if typ := p.schema.TypeOf(ins.Properties[f.Name]); !fits(typ, f.Type) {
-			return fmt.Errorf("field %s.%s is %s, but input %q is %s %s in the schema", argsT, f.GoName, f.Type, f.Name, article(typ), typ)
+			return fmt.Errorf("field %s.%s is %s, but input %q is %s %s in the schema", argsT, f.GoName, f.Type, f.Name, typed.Article(typ), typ)
 		}
 	}
 	results, _, err := typed.Fields(sh.result)
@@ -77,7 +71,7 @@ func (p *Provider) checkShape(tok string, sh shape) error {
 			return fmt.Errorf("field %s.%s sets output %q, which the schema does not declare", resultT, f.GoName, f.Name)
 		}
 		if typ := p.schema.TypeOf(outs.Properties[f.Name]); !fits(typ, f.Type) {
-			return fmt.Errorf("field %s.%s is %s, but output %q is %s %s in the schema", resultT, f.GoName, f.Type, f.Name, article(typ), typ)
+			return fmt.Errorf("field %s.%s is %s, but output %q is %s %s in the schema", resultT, f.GoName, f.Type, f.Name, typed.Article(typ), typ)
 		}
 	}
 	return nil
@@ -93,9 +87,7 @@ func hasProperty(obj schema.Object, name string) bool {
 // interface field holds anything, and so does any field for a $ref that is
 // not to one of the package's own types (typ ""): a resource, an asset.
 func fits(typ string, t reflect.Type) bool {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
+	t = elem(t)
 	if t == reflect.TypeFor[property.Value]() || t.Kind() == reflect.Interface {
 		return true
 	}
@@ -116,11 +108,12 @@ func fits(typ string, t reflect.Type) bool {
 	return true
 }
 
-func article(typ string) string {
-	if typ == "integer" || typ == "object" || typ == "array" {
-		return "an"
+// elem is t without pointers.
+func elem(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
-	return "a"
+	return t
 }
 
 // checkChildKind refuses a child of this package's types that its schema

@@ -86,7 +86,7 @@ func (c *checker) value(path string, spec Property, v property.Value) {
 		}
 	case "integer", "number":
 		if !v.IsNumber() {
-			c.fail(path, "expected %s %s, got %s", article(spec.Type), spec.Type, typed.Describe(v))
+			c.fail(path, "expected %s %s, got %s", typed.Article(spec.Type), spec.Type, typed.Describe(v))
 			return
 		}
 		n, shown := v.AsNumber(), num(v.AsNumber())
@@ -203,10 +203,3 @@ func (c *checker) enum(path, tok string, t Type, v property.Value) {
 
 // num prints a number as a user wrote it: 31536000, not 3.1536e+07.
 func num(n float64) string { return strconv.FormatFloat(n, 'f', -1, 64) }
-
-func article(s string) string {
-	if s == "integer" {
-		return "an"
-	}
-	return "a"
-}

@@ -367,6 +367,15 @@ func Describe(v property.Value) string {
 	return "a value"
 }
 
+// Article is "a" or "an" for a schema type name: "an integer".
+func Article(typ string) string {
+	if typ == "integer" || typ == "object" || typ == "array" {
+		return "an"
+	}
+	return "a"
+}
+
+// secretKind names v's kind, never its value.
 func secretKind(v property.Value) string {
 	switch {
 	case v.IsString():
