@@ -63,6 +63,13 @@ resources:
   test:index:Thing:
     inputProperties:
       size: {type: integer}
+  test:index:Mirror:
+    isComponent: true
+    inputProperties:
+      source: {$ref: "#/resources/test:index:Comp"}
+    requiredInputs: [source]
+    properties:
+      sourceShout: {type: string}
 functions:
   test:index:Comp/greet:
     inputs:
@@ -525,6 +532,105 @@ func TestCallTakesSecretConfigKeysFromMonitor(t *testing.T) {
 	}
 	if !ret["res"].IsSecret() || ret["res"].SecretValue().Element.StringValue() != "acme/s3cr3t-key" {
 		t.Errorf("return = %v, want the secret \"acme/s3cr3t-key\"", ret["res"])
+	}
+}
+
+type mirrorArgs struct {
+	Source property.Value `pulumi:"source"`
+}
+
+type mirrorOut struct {
+	SourceShout property.Value `pulumi:"sourceShout"`
+}
+
+// constructMirror constructs a Mirror named name whose source is a
+// reference to sourceURN with an unknown ID, as Pulumi YAML sends one.
+func constructMirror(t *testing.T, mon *fakemonitor.Monitor, client pulumirpc.ResourceProviderClient, name, sourceURN string, dryRun bool) (*pulumirpc.ConstructResponse, error) {
+	t.Helper()
+	req := constructReq(mon, "test:index:Mirror", name, nil)
+	req.DryRun = dryRun
+	req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{
+		"source": resource.NewProperty(resource.ResourceReference{
+			URN: resource.URN(sourceURN), ID: resource.MakeComputed(resource.NewProperty("")),
+		}),
+	}, plugin.MarshalOptions{KeepResources: true, KeepUnknowns: true})
+	if id := req.Inputs.GetFields()["source"].GetStructValue().GetFields()["id"]; id == nil {
+		t.Fatalf("the reference was sent without an ID: %v", req.Inputs)
+	}
+	return client.Construct(context.Background(), req)
+}
+
+// serveMirror serves test:index:Comp and a Mirror that resolves its source
+// and returns the source's shout, unknown if the source is not known.
+func serveMirror(t *testing.T, mon *fakemonitor.Monitor) pulumirpc.ResourceProviderClient {
+	return serve(t, mon.Addr(),
+		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			return compOut{Shout: args.Greeting}, nil
+		}),
+		host.WithComponent("test:index:Mirror", func(ctx context.Context, c *host.Component, args mirrorArgs) (mirrorOut, error) {
+			src, err := c.Resolve(ctx, args.Source)
+			if err != nil {
+				return mirrorOut{}, host.Errorf("source", "%v", err)
+			}
+			if !src.Known {
+				return mirrorOut{SourceShout: property.New(property.Computed)}, nil
+			}
+			return mirrorOut{SourceShout: src.State.Get("shout")}, nil
+		}))
+}
+
+// Pulumi YAML sends a reference to a component with an unknown ID, since
+// components have none; outside a preview it still resolves through
+// getResource.
+func TestResolveComponentReferenceWithUnknownID(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serveMirror(t, mon)
+	comp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hello"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := constructMirror(t, mon, client, "m", comp.GetUrn(), false)
+	if err != nil {
+		_, msg, details := wireError(t, err)
+		t.Fatalf("Construct = %s %q", msg, details)
+	}
+	if got := resp.GetState().GetFields()["sourceShout"].GetStringValue(); got != "hello" {
+		t.Errorf("sourceShout = %q, want the source's shout \"hello\"", got)
+	}
+	// A resource the engine does not know is an error outside a preview.
+	_, err = constructMirror(t, mon, client, "m2", "urn:pulumi:dev::proj::test:index:Comp::ghost", false)
+	if _, _, details := wireError(t, err); len(details) != 1 || !strings.Contains(details[0], "source: ") || !strings.Contains(details[0], "unknown resource") {
+		t.Errorf("mirror of an unregistered component: details %q, want source named", details)
+	}
+}
+
+// In a preview, a reference without an ID resolves through getResource
+// when the engine knows the resource, and is unknown, not an error, when
+// it does not.
+func TestResolveUnknownIDInPreview(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t, fakemonitor.WithDryRun(true))
+	client := serveMirror(t, mon)
+	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hello"})
+	req.DryRun = true
+	comp, err := client.Construct(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := constructMirror(t, mon, client, "m", comp.GetUrn(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.GetState().GetFields()["sourceShout"].GetStringValue(); got != "hello" {
+		t.Errorf("sourceShout = %q, want the source's shout \"hello\"", got)
+	}
+	resp, err = constructMirror(t, mon, client, "m2", "urn:pulumi:dev::proj::test:index:Comp::later", true)
+	if err != nil {
+		t.Fatalf("mirror of a resource the engine does not know yet: %v", err)
+	}
+	if got := resp.GetState().GetFields()["sourceShout"].GetStringValue(); got != plugin.UnknownStringValue {
+		t.Errorf("sourceShout = %q, want unknown", got)
 	}
 }
 

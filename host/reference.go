@@ -13,19 +13,23 @@ import (
 
 // Resolved is a resource a reference points at, as the engine knows it.
 type Resolved struct {
-	URN      string
-	ID       string // empty for components
+	URN string
+	// ID is empty for components, and in a preview for a custom resource
+	// still to be created.
+	ID       string
 	Type     string
 	Provider string // "urn::id" of its provider, if any
 	State    property.Map
-	// Known is false in a preview when the resource is still to be created:
-	// its ID and state are not known yet.
+	// Known is false when the engine could not say, in a preview, what a
+	// reference without an ID points at: ID and State are then empty.
 	Known bool
 }
 
 // Resolve looks up the resource v refers to through the engine's builtin
 // pulumi:pulumi:getResource. v is a resource reference, or, where the
-// program could not send references, the resource's URN.
+// program could not send references, the resource's URN. A reference's
+// unknown ID does not stop the lookup: Pulumi YAML sends references to
+// components with one.
 func (c *Component) Resolve(ctx context.Context, v property.Value) (Resolved, error) {
 	var ref property.ResourceReference
 	switch {
@@ -42,14 +46,11 @@ func (c *Component) Resolve(ctx context.Context, v property.Value) (Resolved, er
 		return Resolved{}, fmt.Errorf("malformed resource reference: %q is not a URN", string(ref.URN))
 	}
 	out := Resolved{URN: string(ref.URN), Type: string(ref.URN.Type())}
-	if ref.ID.IsComputed() {
-		if !c.info.DryRun {
-			return out, fmt.Errorf("the reference to %s has no ID: the resource was never created", out.URN)
-		}
-		return out, nil // a custom resource not created yet (preview)
-	}
 	res, err := c.monitor.GetResource(ctx, monitorclient.GetResourceRequest{URN: out.URN})
 	if err != nil {
+		if c.info.DryRun && ref.ID.IsComputed() {
+			return out, nil // not known to the engine yet: a preview must not fail on it
+		}
 		return out, &StepError{Token: c.token, Name: c.name, Step: "resolve reference to " + out.URN, Err: err}
 	}
 	out.ID, out.Provider, out.State, out.Known = res.ID, res.Provider, res.State, true
