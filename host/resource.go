@@ -109,6 +109,9 @@ type ReadRequest struct {
 // Inputs are the inputs that would produce it: after a refresh or import the
 // engine records them as the resource's inputs, and the next diff compares
 // against them, so leaving them empty records a resource without inputs.
+// Plain values are fine: the host keeps secret each top-level key that held
+// a secret in the request's Inputs or Outputs, and the schema's secret
+// properties.
 type ReadResponse struct {
 	ID      string
 	Inputs  property.Map

@@ -193,12 +193,35 @@ func (p *Provider) read(ctx context.Context, req ReadRequest) (ReadResponse, err
 		return ReadResponse{}, err
 	}
 	resp, err := r.Read(ctx, req)
+	if pe, ok := err.(*PartialError); ok {
+		_, pe.Outputs = p.readSecrets(req, property.Map{}, pe.Outputs)
+	}
 	if err != nil || resp.ID == "" {
 		return resp, err
 	}
-	resp.Outputs = p.secretOutputs(req.Type, resp.Inputs, resp.Outputs)
+	resp.Inputs, resp.Outputs = p.readSecrets(req, resp.Inputs, resp.Outputs)
 	p.warnUndeclaredState(ctx, req.ResourceInfo, resp.Outputs)
 	return resp, nil
+}
+
+// readSecrets keeps secretness across a Read, whose backend answers with
+// plain values: the engine stores the answer as is. A top-level key holding
+// a secret anywhere in the old inputs (old outputs) is secret in the new
+// inputs (outputs), as are the schema's secret properties; outputs also
+// follow their same-named input.
+func (p *Provider) readSecrets(req ReadRequest, inputs, outputs property.Map) (property.Map, property.Map) {
+	spec, _ := p.resourceSchema(req.Type)
+	for k, v := range inputs.All {
+		if spec.InputProperties[k].Secret || secretKey(k, req.Inputs) {
+			inputs = inputs.Set(k, v.WithSecret(true))
+		}
+	}
+	for k, v := range outputs.All {
+		if secretKey(k, req.Inputs, req.Outputs) {
+			outputs = outputs.Set(k, v.WithSecret(true))
+		}
+	}
+	return inputs, p.secretOutputs(req.Type, inputs, outputs)
 }
 
 func (p *Provider) delete(ctx context.Context, req DeleteRequest) error {

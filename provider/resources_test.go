@@ -317,6 +317,38 @@ func TestObjectBackend(t *testing.T) {
 	f.delete(objectType, id, upd)
 }
 
+// A refresh of an object whose content is secret (the examples' `news`
+// page) keeps it secret: the engine stores the Read answer as is.
+func TestObjectRefreshKeepsSecretContent(t *testing.T) {
+	t.Parallel()
+	f := newBackend(t)
+	bucket, _ := f.create(bucketType, "site", resource.PropertyMap{})
+	ins := objectInputs(bucket, "extra/news.html", "<p>Big news</p>")
+	ins["content"] = resource.MakeSecret(ins["content"])
+	id, out := f.create(objectType, "news", ins)
+	if !out["content"].IsSecret() {
+		t.Fatalf("create outputs = %v, want content secret", out)
+	}
+	resp, err := f.srv.Read(context.Background(), &pulumirpc.ReadRequest{
+		Urn: urnOf(objectType, "news"), Name: "news", Type: objectType, Id: id,
+		Inputs: f.wire(ins), Properties: f.wire(out),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readIns, state := f.unwire(resp.GetInputs()), f.unwire(resp.GetProperties())
+	for what, m := range map[string]resource.PropertyMap{"inputs": readIns, "outputs": state} {
+		for k, v := range m {
+			if v.IsSecret() != (k == "content") {
+				t.Errorf("refreshed %s %s = %v, want only content secret", what, k, v)
+			}
+		}
+	}
+	if !state.DeepEquals(out) {
+		t.Errorf("refreshed outputs = %v, want %v (no drift)", state, out)
+	}
+}
+
 func TestObjectReadVanished(t *testing.T) {
 	t.Parallel()
 	f := newBackend(t)

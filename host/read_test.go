@@ -1,0 +1,146 @@
+package host_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/polyhost/polyhost/host"
+)
+
+const readSchemaYAML = `
+name: rd
+resources:
+  rd:index:Doc:
+    inputProperties:
+      title: {type: string}
+      content: {type: string}
+      meta: {type: object, additionalProperties: {type: string}}
+      password: {type: string, secret: true}
+    properties:
+      title: {type: string}
+      content: {type: string}
+      meta: {type: object, additionalProperties: {type: string}}
+      password: {type: string, secret: true}
+      etag: {type: string}
+      token: {type: string}
+`
+
+// plainDoc answers every Read with plain values, as a backend reading
+// live state does.
+type plainDoc struct {
+	slowResource
+	ins, outs property.Map
+}
+
+func (d plainDoc) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
+	return host.ReadResponse{ID: req.ID, Inputs: d.ins, Outputs: d.outs}, nil
+}
+
+func readDoc(t *testing.T, backend plainDoc, olds, state resource.PropertyMap) (resource.PropertyMap, resource.PropertyMap) {
+	t.Helper()
+	p, err := host.New("rd", host.WithSchema([]byte(readSchemaYAML)), host.WithResource("rd:index:Doc", backend))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := plugin.MarshalOptions{KeepSecrets: true}
+	wire := func(m resource.PropertyMap) *structpb.Struct {
+		if m == nil {
+			return nil
+		}
+		s, err := plugin.MarshalProperties(m, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	resp, err := host.NewServer(p).Read(context.Background(), &pulumirpc.ReadRequest{
+		Urn: "urn:pulumi:dev::proj::rd:index:Doc::d", Name: "d", Type: "rd:index:Doc", Id: "d1",
+		Inputs: wire(olds), Properties: wire(state),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins, err := plugin.UnmarshalProperties(resp.GetInputs(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := plugin.UnmarshalProperties(resp.GetProperties(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ins, outs
+}
+
+// wantSecret checks which top-level keys of m are secret: exactly those
+// listed.
+func wantSecret(t *testing.T, what string, m resource.PropertyMap, secret ...string) {
+	t.Helper()
+	want := map[resource.PropertyKey]bool{}
+	for _, k := range secret {
+		want[resource.PropertyKey(k)] = true
+	}
+	for k, v := range m {
+		if v.IsSecret() != want[k] {
+			t.Errorf("%s %s = %v, want secret %v", what, k, v, want[k])
+		}
+	}
+	for k := range want {
+		if _, ok := m[k]; !ok {
+			t.Errorf("%s has no %s", what, k)
+		}
+	}
+}
+
+// A refresh keeps secret what was secret: the engine takes a Read answer
+// as is from a provider that accepts secrets, so a backend's plain values
+// would otherwise land in the state in plaintext.
+func TestReadKeepsOldSecrets(t *testing.T) {
+	t.Parallel()
+	sec := func(s string) resource.PropertyValue { return resource.MakeSecret(resource.NewProperty(s)) }
+	olds := resource.PropertyMap{
+		"title":   resource.NewProperty("t"),
+		"content": sec("<p>news</p>"),
+		"meta":    resource.NewProperty(resource.PropertyMap{"a": sec("x"), "b": resource.NewProperty("y")}),
+	}
+	state := resource.PropertyMap{
+		"title": resource.NewProperty("t"), "content": sec("<p>news</p>"),
+		"etag": resource.NewProperty("e1"), "token": sec("tok"),
+	}
+	str := func(s string) property.Value { return property.New(s) }
+	backend := plainDoc{
+		ins: property.NewMap(map[string]property.Value{
+			"title": str("t"), "content": str("<p>news</p>"),
+			"meta": property.New(map[string]property.Value{"a": str("x"), "b": str("y")}),
+		}),
+		outs: property.NewMap(map[string]property.Value{
+			"title": str("t"), "content": str("<p>news</p>"), "meta": property.New(map[string]property.Value{"a": str("x")}),
+			"etag": str("e2"), "token": str("tok"), "password": str("pw"),
+		}),
+	}
+	ins, outs := readDoc(t, backend, olds, state)
+	// A secret nested in meta makes all of meta secret.
+	wantSecret(t, "inputs", ins, "content", "meta")
+	wantSecret(t, "outputs", outs, "content", "meta", "token", "password")
+	if v := outs["content"]; !v.IsSecret() || v.SecretValue().Element.StringValue() != "<p>news</p>" {
+		t.Errorf("content = %v, want the backend's value", v)
+	}
+}
+
+// An import reads with no old values: the schema's secret properties are
+// still secret, in inputs and outputs.
+func TestImportReadMarksSchemaSecrets(t *testing.T) {
+	t.Parallel()
+	backend := plainDoc{
+		ins:  property.NewMap(map[string]property.Value{"title": property.New("t"), "password": property.New("pw")}),
+		outs: property.NewMap(map[string]property.Value{"title": property.New("t"), "password": property.New("pw")}),
+	}
+	ins, outs := readDoc(t, backend, nil, nil)
+	wantSecret(t, "inputs", ins, "password")
+	wantSecret(t, "outputs", outs, "password")
+}
