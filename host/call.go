@@ -15,7 +15,9 @@ import (
 
 // A MethodFunc serves one method of a component. self is the component
 // instance: [Component.State] holds its outputs, and resources registered
-// on it become its children.
+// on it become its children. A result that is a state value, or is derived
+// from one with [Apply], depends on the component and is secret where the
+// value is; a plain Go value read from the state keeps only the secretness.
 type MethodFunc[A, R any] func(ctx context.Context, self *Component, args A) (R, error)
 
 type method func(ctx context.Context, self *Component, args property.Map) (property.Map, error)
@@ -114,6 +116,9 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	}
 	selfURN := urn.URN(resolved.URN)
 	self.urn, self.name, self.state = resolved.URN, selfURN.Name(), resolved.State
+	// A state secret read into a plain Go value is secret again in results
+	// and children's inputs.
+	self.secrets = newSecretSet(args, req.Info.Config, resolved.State)
 	if n := req.Info.Parallel; n > 0 {
 		self.window = newWindow(n)
 	}

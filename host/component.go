@@ -167,7 +167,8 @@ func (c *Component) Type() string { return c.token }
 func (c *Component) Inputs() property.Map { return c.inputs }
 
 // State is, in a method, the component's outputs as the engine recorded
-// them. It is empty during Construct.
+// them, secrets kept; each value depends on the component. It is empty
+// during Construct.
 func (c *Component) State() property.Map { return c.state }
 
 // Options are the resource options the program set on the component.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -483,12 +484,22 @@ type greetArgs struct {
 // and calls greet on it with name "world" and the stack config cfg.
 func callGreet(t *testing.T, mon *fakemonitor.Monitor, cfg map[string]string, greet host.MethodFunc[greetArgs, string]) *pulumirpc.CallResponse {
 	t.Helper()
+	_, resp := callMethod(t, mon, cfg, resource.NewProperty("hello"), greet)
+	return resp
+}
+
+// callMethod is callGreet for any result type and a Comp constructed with
+// greeting (which it returns as its shout); it returns the Comp's URN too.
+func callMethod[R any](t *testing.T, mon *fakemonitor.Monitor, cfg map[string]string, greeting resource.PropertyValue, greet host.MethodFunc[greetArgs, R]) (string, *pulumirpc.CallResponse) {
+	t.Helper()
 	client := serve(t, mon.Addr(),
 		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
 			return compOut{Shout: args.Greeting}, nil
 		}),
 		host.WithMethod("test:index:Comp/greet", greet))
-	comp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hello"}))
+	req := constructReq(mon, "test:index:Comp", "c", nil)
+	req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{"greeting": greeting}, plugin.MarshalOptions{KeepSecrets: true})
+	comp, err := client.Construct(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -502,7 +513,7 @@ func callGreet(t *testing.T, mon *fakemonitor.Monitor, cfg map[string]string, gr
 	if err != nil {
 		t.Fatal(err)
 	}
-	return resp
+	return comp.GetUrn(), resp
 }
 
 // A method whose result is a single value returns it under "res".
@@ -513,6 +524,43 @@ func TestSingleValueMethod(t *testing.T) {
 	})
 	if got := resp.GetReturn().GetFields()["res"].GetStringValue(); got != "hello, world" || len(resp.GetFailures()) > 0 {
 		t.Fatalf("return = %v, failures %v", resp.GetReturn(), resp.GetFailures())
+	}
+}
+
+// A method result computed from the component's state depends on the
+// component, as with the Go SDK, and a secret state value stays secret,
+// also when read into a plain Go string.
+func TestMethodResultFromStateDependsOnComponent(t *testing.T) {
+	t.Parallel()
+	for _, secret := range []bool{false, true} {
+		greeting := resource.NewProperty("hello")
+		if secret {
+			greeting = resource.MakeSecret(greeting)
+		}
+		compURN, resp := callMethod(t, fakemonitor.Start(t), nil, greeting, func(ctx context.Context, self *host.Component, args greetArgs) (property.Value, error) {
+			return host.Apply(func(v ...property.Value) property.Value {
+				return property.New(v[0].AsString() + ", " + args.Name)
+			}, self.State().Get("shout")), nil
+		})
+		ret, err := plugin.UnmarshalProperties(resp.GetReturn(), plugin.MarshalOptions{KeepSecrets: true})
+		if err != nil || len(resp.GetFailures()) > 0 {
+			t.Fatalf("return = %v, %v; failures %v", resp.GetReturn(), err, resp.GetFailures())
+		}
+		if deps := resp.GetReturnDependencies()["res"].GetUrns(); !slices.Contains(deps, compURN) {
+			t.Errorf("secret=%v: return dependencies %v, want the component %s among them", secret, resp.GetReturnDependencies(), compURN)
+		}
+		if ret["res"].IsSecret() != secret {
+			t.Errorf("secret=%v: return = %v", secret, ret["res"])
+		}
+	}
+
+	// A plain Go value keeps the secretness; its dependency is lost.
+	_, resp := callMethod(t, fakemonitor.Start(t), nil, resource.MakeSecret(resource.NewProperty("hello")), func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
+		return self.State().Get("shout").AsString() + ", " + args.Name, nil
+	})
+	ret, err := plugin.UnmarshalProperties(resp.GetReturn(), plugin.MarshalOptions{KeepSecrets: true})
+	if err != nil || !ret["res"].IsSecret() || ret["res"].SecretValue().Element.StringValue() != "hello, world" {
+		t.Errorf("plain return = %v, %v; want the secret \"hello, world\"", ret["res"], err)
 	}
 }
 

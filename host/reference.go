@@ -19,7 +19,9 @@ type Resolved struct {
 	ID       string
 	Type     string
 	Provider string // "urn::id" of its provider, if any
-	State    property.Map
+	// State is the resource's outputs, secrets kept; every value in it, at
+	// any depth, depends on the resource, so values derived from it do too.
+	State property.Map
 	// Known is false when the engine could not say, in a preview, what a
 	// reference without an ID points at: ID and State are then empty.
 	Known bool
@@ -53,6 +55,7 @@ func (c *Component) Resolve(ctx context.Context, v property.Value) (Resolved, er
 		}
 		return out, &StepError{Token: c.token, Name: c.name, Step: "resolve reference to " + out.URN, Err: err}
 	}
-	out.ID, out.Provider, out.State, out.Known = res.ID, res.Provider, res.State, true
+	out.ID, out.Provider, out.Known = res.ID, res.Provider, true
+	out.State = dependingOn(property.New(res.State), ref.URN).AsMap()
 	return out, nil
 }

@@ -17,6 +17,25 @@ func collectDeps(v property.Value) []urn.URN {
 	return out
 }
 
+// dependingOn marks v and every value inside it as depending on u.
+func dependingOn(v property.Value, u urn.URN) property.Value {
+	switch {
+	case v.IsArray():
+		arr := make([]property.Value, 0, v.AsArray().Len())
+		for _, e := range v.AsArray().All {
+			arr = append(arr, dependingOn(e, u))
+		}
+		v = property.WithGoValue(v, arr)
+	case v.IsMap():
+		m := make(map[string]property.Value, v.AsMap().Len())
+		for k, e := range v.AsMap().All {
+			m[k] = dependingOn(e, u)
+		}
+		v = property.WithGoValue(v, m)
+	}
+	return v.WithDependencies(appendUnique(v.Dependencies(), u))
+}
+
 // stripMarkers removes secret and dependency markers from v and inside it.
 func stripMarkers(v property.Value) property.Value {
 	switch {
