@@ -120,6 +120,7 @@ func newDeployment(ctx context.Context, opts *Options, kind opKind, prev []*resS
 			d.olds[s.URN] = s
 		}
 	}
+	d.defaults.plugins = defaultPlugins(opts.Packages, prev)
 	d.registry = newRegistry(d)
 	return d
 }

@@ -10,6 +10,9 @@
 // (Check/Diff/Create/Update/Delete, create-before-delete and
 // delete-before-replace replacements, import by ID (import.go), default
 // and explicit providers, Construct and Call for component packages).
+// A default provider's version comes from the request, else from
+// Options.Packages (what a language host reports), else from the old
+// state's providers, as in the real engine.
 // LoadState and LoadResources read the state file for assertions; secrets
 // in it are encrypted with a per-stack key kept in <StateFile>.key.
 package engine

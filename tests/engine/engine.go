@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 
+	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
@@ -37,6 +39,18 @@ type Options struct {
 	Dir string
 	// Stderr receives plugin stderr and diagnostics (optional).
 	Stderr io.Writer
+	// Packages are the provider packages the program uses, as its language
+	// host reports them (GetRequiredPackages: a generated SDK's name and
+	// version). A default provider requested without a version gets its
+	// package's version from here, as with the real engine; when Packages is
+	// empty, from the old state's provider resources.
+	Packages []Package
+}
+
+// Package is a provider package a program uses.
+type Package struct {
+	Name, Version     string // Version may be empty
+	PluginDownloadURL string // optional
 }
 
 // Engine runs deployments of one stack. Operations on an Engine are
@@ -67,6 +81,20 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("engine: plugin for %q: %w", pkg, err)
 		} else if st.IsDir() {
 			return nil, fmt.Errorf("engine: plugin for %q is a directory: %s", pkg, path)
+		}
+	}
+	opts.Packages = slices.Clone(opts.Packages)
+	for i, pkg := range opts.Packages {
+		if pkg.Name == "" {
+			return nil, errors.New("engine: a package in Packages has no name")
+		}
+		if pkg.Version != "" {
+			// Language hosts may report "v1.2.3".
+			v, err := semver.ParseTolerant(pkg.Version)
+			if err != nil {
+				return nil, fmt.Errorf("engine: package %q: invalid version %q: %w", pkg.Name, pkg.Version, err)
+			}
+			opts.Packages[i].Version = v.String()
 		}
 	}
 	if opts.Parallel <= 0 {

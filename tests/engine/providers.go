@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/blang/semver"
@@ -327,6 +328,88 @@ func (o providerResourceOps) Read(context.Context, plugin.ReadRequest) (plugin.R
 type defaultProviders struct {
 	mu   sync.Mutex
 	refs map[string]string
+	// plugins fills in what a request leaves out, per package.
+	plugins map[tokens.Package]pluginSpec
+}
+
+// pluginSpec names the plugin of a package's default provider.
+type pluginSpec struct {
+	version *semver.Version
+	url     string
+}
+
+// defaultPlugins picks each package's default plugin like the real engine's
+// computeDefaultProviderPackages (engine/plugins.go): the language host's
+// packages if it reported any, else the old state's provider resources;
+// per package the newest version wins, and no version loses to any.
+func defaultPlugins(pkgs []Package, prev []*resState) map[tokens.Package]pluginSpec {
+	type cand struct {
+		pkg tokens.Package
+		pluginSpec
+	}
+	var cands []cand
+	for _, p := range pkgs {
+		c := cand{pkg: tokens.Package(p.Name), pluginSpec: pluginSpec{url: p.PluginDownloadURL}}
+		if p.Version != "" {
+			v := semver.MustParse(p.Version) // checked by New
+			c.version = &v
+		}
+		cands = append(cands, c)
+	}
+	if len(cands) == 0 {
+		for _, s := range prev {
+			if !providers.IsProviderType(s.Type) {
+				continue
+			}
+			c := cand{pkg: providers.GetProviderPackage(s.Type)}
+			if v := s.Inputs["version"]; v.IsString() {
+				if parsed, err := semver.ParseTolerant(v.StringValue()); err == nil {
+					c.version = &parsed
+				}
+			}
+			if in := s.Inputs["__internal"]; in.IsObject() {
+				if u := in.ObjectValue()["pluginDownloadURL"]; u.IsString() {
+					c.url = u.StringValue()
+				}
+			}
+			cands = append(cands, c)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		switch {
+		case a.version == nil && b.version == nil:
+			return 0
+		case a.version == nil:
+			return -1
+		case b.version == nil:
+			return 1
+		}
+		return a.version.Compare(*b.version)
+	})
+	out := map[tokens.Package]pluginSpec{}
+	for _, c := range cands {
+		if seen, ok := out[c.pkg]; !ok || seen.version == nil || (c.version != nil && c.version.GTE(*seen.version)) {
+			out[c.pkg] = c.pluginSpec
+		}
+	}
+	return out
+}
+
+// normalize fills in a missing version and download URL from the
+// package's default plugin, as the real engine's
+// defaultProviders.normalizeProviderRequest does.
+func (dp *defaultProviders) normalize(pkg tokens.Package, version, url string) (string, string) {
+	spec, ok := dp.plugins[pkg]
+	if !ok {
+		return version, url
+	}
+	if version == "" && spec.version != nil {
+		version = spec.version.String()
+	}
+	if url == "" {
+		url = spec.url
+	}
+	return version, url
 }
 
 // defaultProviderRef returns the reference of the default provider for pkg,
@@ -339,6 +422,7 @@ func (d *deployment) defaultProviderRef(ctx context.Context, pkg tokens.Package,
 	if d.defaults.refs == nil {
 		d.defaults.refs = map[string]string{}
 	}
+	version, downloadURL = d.defaults.normalize(pkg, version, downloadURL)
 	key := string(pkg) + "\x00" + version + "\x00" + downloadURL
 	if ref, ok := d.defaults.refs[key]; ok {
 		return ref, nil

@@ -369,10 +369,21 @@ func (m *monitorServer) RegisterResource(ctx context.Context, req *pulumirpc.Reg
 	}
 
 	if providers.IsProviderType(t) {
-		if v := req.GetVersion(); v != "" {
+		v, u := req.GetVersion(), req.GetPluginDownloadURL()
+		if v == "" && u == "" {
+			// An explicit provider naming no plugin gets the default
+			// provider's, as in the real engine's RegisterResource.
+			if spec, ok := d.defaults.plugins[providers.GetProviderPackage(t)]; ok {
+				if spec.version != nil {
+					v = spec.version.String()
+				}
+				u = spec.url
+			}
+		}
+		if v != "" {
 			props["version"] = resource.NewProperty(v)
 		}
-		if u := req.GetPluginDownloadURL(); u != "" {
+		if u != "" {
 			props["__internal"] = resource.NewProperty(resource.PropertyMap{"pluginDownloadURL": resource.NewProperty(u)})
 		}
 	}

@@ -28,7 +28,9 @@ Runs a Pulumi program on the embedded engine. State lives in
 
 Each package's provider is its pulumi-resource-<pkg> binary: from -plugin,
 else from PATH; this repository's sitekit is built on demand. To try your
-own provider, go build it and pass -plugin <pkg>=<path>.
+own provider, go build it and pass -plugin <pkg>=<path>. Generated SDKs in
+the program's node_modules (package.json "pulumi": {"resource": true}) set
+the version of default providers, as with pulumi-language-nodejs.
 
 Go programs need only Go. TypeScript and Python programs need the SDKs that
 bash tests/setup.sh installs into tests/.deps; outside this repository, set
@@ -122,9 +124,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	packages, err := requiredPackages(dir)
+	if err != nil {
+		return err
+	}
 	opts := engine.Options{
 		Project: project, Stack: *stack, StateFile: *state, Plugins: pluginPaths,
-		Config: cfg, SecretKeys: secretKeys, Parallel: *parallel, Dir: dir,
+		Config: cfg, SecretKeys: secretKeys, Parallel: *parallel, Dir: dir, Packages: packages,
 	}
 	if *verbose {
 		opts.Stderr = stderr

@@ -1,0 +1,107 @@
+package polyup
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/polyhost/polyhost/tests/engine"
+)
+
+// requiredPackages lists the provider packages a program uses, as
+// pulumi-language-nodejs's GetRequiredPackages finds them: every package
+// under dir/node_modules (nested ones too) whose package.json has a
+// "pulumi" section with "resource": true, as generated SDKs do. The engine
+// versions default providers from them. Go and Python programs report
+// none: polyup does not look for their SDKs' pulumi-plugin.json.
+func requiredPackages(dir string) ([]engine.Package, error) {
+	var out []engine.Package
+	if err := nodePackages(filepath.Join(dir, "node_modules"), &out, map[string]bool{}); err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].Version < out[j].Version
+	})
+	return out, nil
+}
+
+// nodePackages reads the packages of one node_modules directory.
+func nodePackages(nm string, out *[]engine.Package, seen map[string]bool) error {
+	real, err := filepath.EvalSymlinks(nm)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if seen[real] {
+		return nil
+	}
+	seen[real] = true
+	entries, err := os.ReadDir(nm)
+	if err != nil {
+		return err
+	}
+	var dirs []string
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		if strings.HasPrefix(name, "@") {
+			scoped, err := os.ReadDir(filepath.Join(nm, name))
+			if err != nil {
+				continue // not a directory
+			}
+			for _, s := range scoped {
+				dirs = append(dirs, filepath.Join(nm, name, s.Name()))
+			}
+			continue
+		}
+		dirs = append(dirs, filepath.Join(nm, name))
+	}
+	for _, d := range dirs {
+		if pkg, ok := nodePackage(filepath.Join(d, "package.json")); ok {
+			*out = append(*out, pkg)
+		}
+		if err := nodePackages(filepath.Join(d, "node_modules"), out, seen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nodePackage reads a package.json: the plugin name is pulumi.name, else
+// the package name without "@pulumi/" (or "@"); the version pulumi.version,
+// else the package's; the download URL pulumi.server. Like the host, it
+// skips what it cannot read.
+func nodePackage(path string) (engine.Package, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return engine.Package{}, false
+	}
+	var info struct {
+		Name, Version string
+		Pulumi        struct {
+			Resource              bool
+			Name, Version, Server string
+		}
+	}
+	if json.Unmarshal(data, &info) != nil || !info.Pulumi.Resource {
+		return engine.Package{}, false
+	}
+	pkg := engine.Package{Name: info.Pulumi.Name, Version: info.Pulumi.Version, PluginDownloadURL: info.Pulumi.Server}
+	if pkg.Name == "" {
+		pkg.Name = strings.TrimPrefix(strings.TrimPrefix(info.Name, "@pulumi/"), "@")
+	}
+	if pkg.Version == "" {
+		pkg.Version = info.Version
+	}
+	return pkg, pkg.Name != ""
+}
