@@ -5,6 +5,10 @@
 #
 #   tests/.deps/venv   Python virtualenv from tests/requirements.txt
 #   tests/.deps/node   `npm ci` of tests/package.json + tests/package-lock.json
+#   tests/.deps/bin    the real pulumi CLI and pulumi-language-yaml, built from
+#                      the Go module proxy as pinned in tests/tools (a module
+#                      of its own, out of the main module's graph), and our
+#                      test language host as pulumi-language-go|nodejs|python
 #
 # Environment: POLYHOST_SETUP_PYTHON picks the base interpreter (default python3).
 set -euo pipefail
@@ -23,6 +27,7 @@ need "$python" "the Python virtualenv"
 need node "the Node.js dependencies"
 need npm "the Node.js dependencies"
 need sha256sum "the install stamps"
+need go "the pulumi CLI and the language hosts"
 
 # stamp FILE... prints a hash of the given inputs plus the tool versions.
 stamp() {
@@ -60,5 +65,32 @@ else
 	(cd "$node_dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 	echo "$want" >"$node_dir/.polyhost-stamp"
 fi
+
+# The real pulumi CLI and the YAML language host: Go builds of the versions
+# pinned in tests/tools (a cold build takes a few minutes on two cores; the
+# Go build cache makes a rebuild fast, and the stamp skips it altogether).
+bin="$deps/bin"
+tools="$tests/tools"
+mkdir -p "$bin"
+want="$({ cat "$tools/go.mod" "$tools/go.sum" "$tools/yaml/go.mod" "$tools/yaml/go.sum"; go version; } | sha256sum | cut -d' ' -f1)"
+if [[ -x "$bin/pulumi" && -x "$bin/pulumi-language-yaml" && "$(cat "$bin/.polyhost-stamp" 2>/dev/null)" == "$want" ]]; then
+	echo "setup.sh: pulumi CLI up to date ($bin/pulumi)"
+else
+	echo "setup.sh: building the pulumi CLI and pulumi-language-yaml into $bin"
+	cli_version="$(cd "$tools" && go list -m -f '{{.Version}}' github.com/pulumi/pulumi/pkg/v3)"
+	(cd "$tools" && go build -o "$bin/pulumi" \
+		-ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$cli_version" \
+		github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+	(cd "$tools/yaml" && go build -o "$bin/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml)
+	echo "$want" >"$bin/.polyhost-stamp"
+fi
+
+# Our language host for Go, Node.js and Python programs under the real CLI
+# (tests/langhost over tests/runner), under the names the CLI looks for.
+# Always rebuilt: it follows the working tree, and the build cache keeps it quick.
+(cd "$tests/.." && go build -o "$bin/pulumi-language-go" ./tests/cmd/pulumi-language-polyhost)
+for runtime in nodejs python; do
+	ln -f "$bin/pulumi-language-go" "$bin/pulumi-language-$runtime"
+done
 
 echo "setup.sh: done"

@@ -40,17 +40,36 @@ func ForDir(dir string) (engine.Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	prog, err := forRuntime(name, spec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return prog, nil
+}
+
+// ForProgram returns the runner for a program the way a language host gets
+// it from the CLI's ProgramInfo: the runtime, the project root (where
+// Pulumi.yaml is), the program directory, the entry point relative to it
+// ("." for the directory) and Pulumi.yaml's runtime options.
+func ForProgram(runtime, root, programDir, entry string, opts map[string]any) (engine.Program, error) {
+	if entry == "" {
+		entry = "."
+	}
+	return forRuntime(runtime, spec{root: root, pwd: programDir, entry: entry, opts: opts})
+}
+
+func forRuntime(name string, s spec) (engine.Program, error) {
 	switch name {
 	case "go":
-		return &goProgram{spec: spec}, nil
+		return &goProgram{spec: s}, nil
 	case "nodejs":
-		return &nodeProgram{spec: spec}, nil
+		return &nodeProgram{spec: s}, nil
 	case "python":
-		return &pythonProgram{spec: spec}, nil
+		return &pythonProgram{spec: s}, nil
 	case "yaml":
-		return nil, fmt.Errorf("%s: runtime yaml: YAML programs need the real pulumi CLI (its YAML language host); the embedded engine runs go, nodejs and python", file)
+		return nil, errors.New("runtime yaml: YAML programs need the real pulumi CLI (its YAML language host); the embedded engine runs go, nodejs and python")
 	default:
-		return nil, fmt.Errorf("%s: unsupported runtime %q (supported: go, nodejs, python)", file, name)
+		return nil, fmt.Errorf("unsupported runtime %q (supported: go, nodejs, python)", name)
 	}
 }
 
