@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -76,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	verbose := fs.Bool("v", false, "show plugin output and debug logs on stderr")
 	config, secrets, plugins := keyValues{}, keyValues{}, keyValues{}
 	fs.Var(config, "config", "stack config `key=value` (key as ns:name, or name for the project); repeatable")
-	fs.Var(secrets, "secret", "secret stack config `key=value`; repeatable")
+	fs.Var(secrets, "secret", "secret stack config `key=value`, also for a secure: value in Pulumi.<stack>.yaml; repeatable")
 	fs.Var(plugins, "plugin", "provider plugin `pkg=path`; repeatable (default: pulumi-resource-<pkg> on PATH, or built from this repository)")
 	// Flags may come before or after the operation and directory.
 	var pos []string
@@ -202,8 +203,14 @@ func projectName(dir string) (string, error) {
 
 // stackConfig merges the plain values of Pulumi.<stack>.yaml with the
 // -config and -secret flags. Keys without a namespace get the project's.
+// An encrypted (secure:) value needs -secret for its key, whose value
+// wins: polyup cannot decrypt the file's.
 func stackConfig(dir, project, stack string, config, secrets keyValues) (map[string]string, []string, error) {
 	cfg := map[string]string{}
+	given := map[string]bool{}
+	for k := range secrets {
+		given[qualify(project, k)] = true
+	}
 	path := filepath.Join(dir, "Pulumi."+stack+".yaml")
 	if data, err := os.ReadFile(path); err == nil {
 		var file struct {
@@ -212,12 +219,20 @@ func stackConfig(dir, project, stack string, config, secrets keyValues) (map[str
 		if err := yaml.Unmarshal(data, &file); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		for k, v := range file.Config {
-			s, ok := v.(string)
-			if !ok {
-				return nil, nil, fmt.Errorf("%s: config %q: polyup reads plain string values only; pass others with -config or -secret", path, k)
+		for _, k := range slices.Sorted(maps.Keys(file.Config)) {
+			key := qualify(project, k)
+			v := file.Config[k]
+			if s, ok := v.(string); ok {
+				cfg[key] = s
+				continue
 			}
-			cfg[qualify(project, k)] = s
+			if m, ok := v.(map[string]any); ok && len(m) == 1 && m["secure"] != nil {
+				if !given[key] {
+					return nil, nil, fmt.Errorf("%s: config %q is encrypted (secure:), which polyup cannot decrypt; pass its value with -secret %s=VALUE", path, key, key)
+				}
+				continue // set from -secret below
+			}
+			return nil, nil, fmt.Errorf("%s: config %q: polyup reads plain string values only; pass others with -config or -secret", path, key)
 		}
 	}
 	for k, v := range config {

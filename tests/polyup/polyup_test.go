@@ -2,6 +2,9 @@ package polyup
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -26,5 +29,45 @@ func TestCommandLine(t *testing.T) {
 		if code := Main(tc.args, &stdout, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("polyup %q: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr.String(), tc.code, tc.want)
 		}
+	}
+}
+
+// A `secure:` value in Pulumi.<stack>.yaml needs -secret for its key: the
+// flag's value is used (polyup cannot decrypt the file's).
+func TestStackConfigSecure(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "Pulumi.dev.yaml")
+	file := "config:\n  greeting: hi\n  proj:news:\n    secure: v1:AAAA\n  sitekit:token:\n    secure: v1:BBBB\n"
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, keys, err := stackConfig(dir, "proj", "dev", keyValues{}, keyValues{"news": "n", "sitekit:token": "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"proj:greeting": "hi", "proj:news": "n", "sitekit:token": "t"}; !reflect.DeepEqual(cfg, want) {
+		t.Fatalf("config %v, want %v", cfg, want)
+	}
+	if want := []string{"proj:news", "sitekit:token"}; !reflect.DeepEqual(keys, want) {
+		t.Fatalf("secret keys %v, want %v", keys, want)
+	}
+
+	// Without -secret (a plain -config is not enough), the error names the
+	// key and the file.
+	_, _, err = stackConfig(dir, "proj", "dev", keyValues{"sitekit:token": "t"}, keyValues{"news": "n"})
+	want := path + `: config "sitekit:token" is encrypted (secure:), which polyup cannot decrypt; pass its value with -secret sitekit:token=VALUE`
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+
+	// The same through the command line.
+	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte("name: proj\nruntime: go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"-secret", "sitekit:token=t", "preview", dir}, &stdout, &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), `config "proj:news" is encrypted`) || !strings.Contains(stderr.String(), path) {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
 }
