@@ -16,13 +16,20 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/polyhost/polyhost/tests/engine"
+	"github.com/polyhost/polyhost/tests/langhost"
 	"github.com/polyhost/polyhost/tests/polyup"
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	cmds := map[string]func(){
 		"polyup": func() { os.Exit(polyup.Main(os.Args[1:], os.Stdout, os.Stderr)) },
-	})
+	}
+	// The real CLI starts pulumi-language-<runtime> from PATH: these come
+	// first there, so scripts run the working tree's language host.
+	for _, runtime := range []string{"go", "nodejs", "python"} {
+		cmds["pulumi-language-"+runtime] = func() { os.Exit(langhost.Main(runtime, os.Args[1:])) }
+	}
+	testscript.Main(m, cmds)
 }
 
 // buildPlugin builds the provider binary into dir, with extra go build
@@ -53,8 +60,12 @@ func TestScripts(t *testing.T) {
 			// Hermetic: HOME and caches of our own under $WORK, the Go
 			// caches shared so Go programs build fast.
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
-			env.Setenv("PATH", plugins+string(os.PathListSeparator)+os.Getenv("PATH"))
+			env.Setenv("PATH", strings.Join([]string{plugins, toolsDir(repo), os.Getenv("PATH")}, string(os.PathListSeparator)))
+			env.Setenv("PLUGINS", plugins)
 			env.Setenv("REPO", repo)
+			if err := realCLIEnv(env); err != nil {
+				return err
+			}
 			env.Setenv("FAULTY_PLUGIN", faulty)
 			for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"} {
 				env.Setenv(k, goEnv(k))
@@ -64,11 +75,17 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"state": cmdState,
+			"state":     cmdState,
+			"stackdiff": cmdStackdiff,
+			"cpdir":     cmdCpdir,
+			"noleak":    cmdNoleak,
 		},
 		Condition: func(cond string) (bool, error) {
-			if cond == "linux" {
+			switch cond {
+			case "linux":
 				return runtime.GOOS == "linux", nil
+			case "pulumi":
+				return haveRealCLI(repo)
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs the consumer-program
-# dependencies (tests/setup.sh), then unit tests, the e2e scripts, the race
-# detector on the concurrent packages, and a short fuzz of each fuzz target.
+# dependencies and the real pulumi CLI (tests/setup.sh), then unit tests,
+# the e2e scripts on both engines, the race detector on the concurrent
+# packages, and a short fuzz of each fuzz target.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tests/setup.sh
+# setup.sh installed the real pulumi CLI: scripts that need it must run, not skip.
+export POLYHOST_REQUIRE_PULUMI=1
 go vet ./...
 go test -count=1 ./...
 go test -count=1 -race ./host/... ./monitorclient/... ./internal/... ./tests/reliability/

@@ -85,12 +85,23 @@ func (s *resState) allDeps() []resource.URN {
 	return append(deps, s.ReplaceWith...)
 }
 
-// LoadState reads a state file written by the engine. Secret values stay
-// encrypted; use LoadResources for a decrypted view.
+// LoadState reads a state file written by the engine, or a `pulumi stack
+// export` of the real CLI. Secret values stay encrypted; use LoadResources
+// for a decrypted view.
 func LoadState(path string) (*apitype.DeploymentV3, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	var export struct {
+		Version    int             `json:"version"`
+		Deployment json.RawMessage `json:"deployment"`
+	}
+	if err := json.Unmarshal(data, &export); err == nil && export.Deployment != nil {
+		if export.Version != 3 {
+			return nil, fmt.Errorf("parsing state %s: export version %d, want 3", path, export.Version)
+		}
+		data = export.Deployment
 	}
 	var d apitype.DeploymentV3
 	if err := json.Unmarshal(data, &d); err != nil {
@@ -109,11 +120,14 @@ type Resource struct {
 	DeletedWith                     string
 	ImportID                        string
 	Dependencies                    []string
+	PropertyDependencies            map[string][]string
+	CustomTimeouts                  resource.CustomTimeouts
 	Inputs, Outputs                 property.Map
 }
 
 // LoadResources reads a state file and decrypts its secrets with the
-// per-stack key kept beside it. A missing file yields no resources.
+// per-stack key kept beside it (an export with --show-secrets needs no
+// key). A missing file yields no resources.
 func LoadResources(path string) ([]Resource, error) {
 	states, err := readSnapshot(path)
 	if err != nil {
@@ -132,6 +146,15 @@ func LoadResources(path string) ([]Resource, error) {
 		for _, d := range s.Dependencies {
 			r.Dependencies = append(r.Dependencies, string(d))
 		}
+		for k, deps := range s.PropertyDependencies {
+			if r.PropertyDependencies == nil {
+				r.PropertyDependencies = map[string][]string{}
+			}
+			for _, d := range deps {
+				r.PropertyDependencies[string(k)] = append(r.PropertyDependencies[string(k)], string(d))
+			}
+		}
+		r.CustomTimeouts = s.CustomTimeouts
 		out = append(out, r)
 	}
 	return out, nil

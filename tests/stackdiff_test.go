@@ -1,0 +1,176 @@
+package tests
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/polyhost/polyhost/tests/engine"
+)
+
+const stackdiffUsage = `usage: stackdiff EMBEDDED-STATE REAL-EXPORT [IGNORED-KEY...]`
+
+// cmdStackdiff compares the stack the embedded engine wrote with a `pulumi
+// stack export --show-secrets` of the real CLI, after normalising what
+// differs between any two deployments (IDs, and so the random names and
+// provider IDs built from them). IGNORED-KEY names a property (TYPE.KEY)
+// whose value is random per create and compared only for being secret.
+func cmdStackdiff(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("%s", stackdiffUsage)
+	}
+	load := func(path string) map[string]string {
+		rs, err := engine.LoadResources(ts.MkAbs(path))
+		ts.Check(err)
+		if len(rs) == 0 {
+			ts.Fatalf("%s holds no resources", path)
+		}
+		return flattenStack(rs, args[2:])
+	}
+	ours, real := load(args[0]), load(args[1])
+	var diffs []string
+	for _, k := range slices.Sorted(maps.Keys(mergeKeys(ours, real))) {
+		o, ok1 := ours[k]
+		r, ok2 := real[k]
+		switch {
+		case !ok1:
+			diffs = append(diffs, fmt.Sprintf("  %s: only the real engine has %s", k, r))
+		case !ok2:
+			diffs = append(diffs, fmt.Sprintf("  %s: only the embedded engine has %s", k, o))
+		case o != r:
+			diffs = append(diffs, fmt.Sprintf("  %s:\n    embedded: %s\n    real:     %s", k, o, r))
+		}
+	}
+	if len(diffs) > 0 {
+		ts.Fatalf("the engines built different stacks (%d differences):\n%s", len(diffs), strings.Join(diffs, "\n"))
+	}
+	ts.Logf("stackdiff: %d facts agree", len(ours))
+}
+
+func mergeKeys(a, b map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+// flattenStack turns a stack into "URN field" → value facts, with every
+// resource ID replaced by a placeholder naming its resource.
+func flattenStack(rs []engine.Resource, ignored []string) map[string]string {
+	// Longest first, so an ID that contains another (bucket/key) is replaced whole.
+	ids := map[string]string{}
+	for _, r := range rs {
+		if r.ID != "" {
+			ids[r.ID] = "<id of " + shortURN(r.URN) + ">"
+		}
+	}
+	order := slices.SortedFunc(maps.Keys(ids), func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
+	})
+	var pairs []string
+	for _, id := range order {
+		pairs = append(pairs, id, ids[id])
+	}
+	norm := strings.NewReplacer(pairs...).Replace
+	skip := map[string]bool{}
+	for _, k := range ignored {
+		skip[k] = true
+	}
+
+	facts := map[string]string{}
+	for _, r := range rs {
+		if r.Delete {
+			continue // pending deletes are a step's leftovers, not the stack
+		}
+		key := shortURN(r.URN) + " "
+		set := func(field, v string) {
+			if v != "" && v != "[]" && v != "false" {
+				facts[key+field] = norm(v)
+			}
+		}
+		set("custom", strconv.FormatBool(r.Custom))
+		if r.ID != "" {
+			set("id", "<id>")
+		}
+		set("parent", r.Parent)
+		set("provider", r.Provider)
+		set("protect", strconv.FormatBool(r.Protect))
+		set("retainOnDelete", strconv.FormatBool(r.RetainOnDelete))
+		set("deletedWith", r.DeletedWith)
+		set("importID", r.ImportID)
+		set("dependencies", fmt.Sprint(slices.Sorted(slices.Values(r.Dependencies))))
+		for k, deps := range r.PropertyDependencies {
+			set("propertyDependencies."+k, fmt.Sprint(slices.Sorted(slices.Values(deps))))
+		}
+		if t := r.CustomTimeouts; t.Create != 0 || t.Update != 0 || t.Delete != 0 {
+			set("customTimeouts", fmt.Sprintf("%+v", t))
+		}
+		for field, m := range map[string]property.Map{"inputs": r.Inputs, "outputs": r.Outputs} {
+			for k, v := range m.All {
+				if skip[r.Type+"."+k] {
+					v = property.New("<random>").WithSecret(v.Secret())
+				}
+				set(field+"."+k, renderValue(v))
+			}
+		}
+	}
+	return facts
+}
+
+// shortURN drops the stack and project, which the two runs share.
+func shortURN(u string) string {
+	parts := strings.SplitN(u, "::", 3)
+	if len(parts) == 3 {
+		return parts[2]
+	}
+	return u
+}
+
+// renderValue prints a value with its markers: secret(...), unknown, deps.
+func renderValue(v property.Value) string {
+	var s string
+	switch {
+	case v.IsComputed():
+		s = "unknown"
+	case v.IsNull():
+		s = "null"
+	case v.IsString():
+		s = strconv.Quote(v.AsString())
+	case v.IsNumber():
+		s = strconv.FormatFloat(v.AsNumber(), 'g', -1, 64)
+	case v.IsBool():
+		s = strconv.FormatBool(v.AsBool())
+	case v.IsArray():
+		var parts []string
+		for _, e := range v.AsArray().All {
+			parts = append(parts, renderValue(e))
+		}
+		s = "[" + strings.Join(parts, ", ") + "]"
+	case v.IsMap():
+		var parts []string
+		m := v.AsMap()
+		for _, k := range slices.Sorted(maps.Keys(m.AsMap())) {
+			parts = append(parts, strconv.Quote(k)+": "+renderValue(m.Get(k)))
+		}
+		s = "{" + strings.Join(parts, ", ") + "}"
+	case v.IsResourceReference():
+		ref := v.AsResourceReference()
+		s = fmt.Sprintf("ref(%s, id %s, version %q)", shortURN(string(ref.URN)), renderValue(ref.ID), ref.PackageVersion)
+	default: // assets and archives: the sitekit package has none
+		s = fmt.Sprintf("%v", v)
+	}
+	if v.Secret() {
+		s = "secret(" + s + ")"
+	}
+	return s
+}
