@@ -104,15 +104,25 @@ func (s *Server) Handshake(_ context.Context, req *pulumirpc.LanguageHandshakeRe
 	return &pulumirpc.LanguageHandshakeResponse{}, nil
 }
 
-// GetRequiredPlugins answers none: the test programs' providers come from
-// Pulumi.yaml's plugins section or PATH, never from downloads.
-func (s *Server) GetRequiredPlugins(context.Context, *pulumirpc.GetRequiredPluginsRequest) (*pulumirpc.GetRequiredPluginsResponse, error) {
-	return &pulumirpc.GetRequiredPluginsResponse{}, nil
-}
-
-// GetRequiredPackages answers none, for the same reason.
-func (s *Server) GetRequiredPackages(context.Context, *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+// GetRequiredPackages reports the resource packages of a Node program's
+// node_modules, as pulumi-language-nodejs does (runner.RequiredPackages):
+// the engine versions default providers from them. The plugins themselves
+// come from Pulumi.yaml's plugins section or PATH, never from downloads.
+func (s *Server) GetRequiredPackages(_ context.Context, req *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	if s.runtime != "nodejs" {
+		return &pulumirpc.GetRequiredPackagesResponse{}, nil
+	}
+	pkgs, err := runner.RequiredPackages(req.GetInfo().GetProgramDirectory())
+	if err != nil {
+		return nil, err
+	}
+	out := &pulumirpc.GetRequiredPackagesResponse{}
+	for _, p := range pkgs {
+		out.Packages = append(out.Packages, &pulumirpc.PackageDependency{
+			Kind: "resource", Name: p.Name, Version: p.Version, Server: p.PluginDownloadURL,
+		})
+	}
+	return out, nil
 }
 
 // GetPluginInfo reports the adapter's version.

@@ -125,7 +125,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	packages, err := requiredPackages(dir)
+	packages, err := runner.RequiredPackages(dir)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package polyup
+package runner
 
 import (
 	"encoding/json"
@@ -12,13 +12,13 @@ import (
 	"github.com/polyhost/polyhost/tests/engine"
 )
 
-// requiredPackages lists the provider packages a program uses, as
+// RequiredPackages lists the provider packages a program uses, as
 // pulumi-language-nodejs's GetRequiredPackages finds them: every package
 // under dir/node_modules (nested ones too) whose package.json has a
 // "pulumi" section with "resource": true, as generated SDKs do. The engine
 // versions default providers from them. Go and Python programs report
-// none: polyup does not look for their SDKs' pulumi-plugin.json.
-func requiredPackages(dir string) ([]engine.Package, error) {
+// none: their SDKs' pulumi-plugin.json files are not looked for.
+func RequiredPackages(dir string) ([]engine.Package, error) {
 	var out []engine.Package
 	if err := nodePackages(filepath.Join(dir, "node_modules"), &out, map[string]bool{}); err != nil {
 		return nil, err

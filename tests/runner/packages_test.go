@@ -1,4 +1,4 @@
-package polyup
+package runner
 
 import (
 	"os"
@@ -44,7 +44,7 @@ func TestRequiredPackages(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "node_modules"), filepath.Join(loop, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
-	got, err := requiredPackages(dir)
+	got, err := RequiredPackages(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +54,11 @@ func TestRequiredPackages(t *testing.T) {
 		{Name: "sitekit", Version: "0.1.0"},
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("requiredPackages = %+v, want %+v", got, want)
+		t.Fatalf("RequiredPackages = %+v, want %+v", got, want)
 	}
 
 	// No node_modules: nothing.
-	if got, err := requiredPackages(t.TempDir()); err != nil || len(got) != 0 {
+	if got, err := RequiredPackages(t.TempDir()); err != nil || len(got) != 0 {
 		t.Fatalf("empty dir: %v, %v", got, err)
 	}
 }
