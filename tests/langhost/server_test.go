@@ -1,0 +1,112 @@
+package langhost
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+)
+
+func TestEngineAddress(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args    []string
+		want    string
+		wantErr bool
+	}{
+		{args: nil, wantErr: true},
+		{args: []string{"-root=/x"}, wantErr: true},
+		{args: []string{"127.0.0.1:1234"}, want: "127.0.0.1:1234"},
+		{args: []string{"--tracing", "http://t", "127.0.0.1:1"}, want: "127.0.0.1:1"},
+		{args: []string{"-root=/x", "--logtostderr", "127.0.0.1:2"}, want: "127.0.0.1:2"},
+	} {
+		got, err := engineAddress(tc.args)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("engineAddress(%q) = %q, %v; want %q, error %v", tc.args, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+func TestNewServerRefusesOtherRuntimes(t *testing.T) {
+	t.Parallel()
+	if _, err := NewServer("dotnet", "x"); err == nil || !strings.Contains(err.Error(), `"dotnet"`) {
+		t.Fatalf("NewServer(dotnet) = %v, want an error naming the runtime", err)
+	}
+}
+
+// goProgram writes a Go program that exits with code after printing to stderr.
+func goProgram(t *testing.T, code string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":  "module exiter\n\ngo 1.26\n",
+		"main.go": "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Fprintln(os.Stderr, \"boom\")\n\tos.Exit(" + code + ")\n}\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// Run reports how the program ended: exit 32 (already reported to the
+// engine) is a bail, any other failure an error carrying its stderr.
+func TestRunReportsHowTheProgramEnded(t *testing.T) {
+	t.Parallel()
+	srv, err := NewServer("go", "127.0.0.1:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(dir string) *pulumirpc.RunResponse {
+		resp, err := srv.Run(context.Background(), &pulumirpc.RunRequest{
+			Project: "p", Stack: "s", MonitorAddress: "127.0.0.1:1",
+			Info: &pulumirpc.ProgramInfo{RootDirectory: dir, ProgramDirectory: dir, EntryPoint: "."},
+		})
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		return resp
+	}
+	if resp := run(goProgram(t, "32")); !resp.Bail || resp.Error != "" {
+		t.Errorf("exit 32: got %+v, want a bail", resp)
+	}
+	if resp := run(goProgram(t, "3")); resp.Bail || !strings.Contains(resp.Error, "exited with status 3") || !strings.Contains(resp.Error, "boom") {
+		t.Errorf("exit 3: got %+v, want an error with the status and stderr", resp)
+	}
+	if resp := run(""); !strings.Contains(resp.Error, "no program directory") {
+		t.Errorf("no directory: got %+v, want an error saying so", resp)
+	}
+}
+
+func TestRequiredPackagesOnlyForNode(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "node_modules", "@acme", "sitekit")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "package.json"),
+		[]byte(`{"name": "@acme/sitekit", "version": "0.1.0", "pulumi": {"resource": true, "name": "sitekit"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	req := &pulumirpc.GetRequiredPackagesRequest{Info: &pulumirpc.ProgramInfo{RootDirectory: dir, ProgramDirectory: dir}}
+	for runtime, want := range map[string]int{"nodejs": 1, "go": 0} {
+		srv, _ := NewServer(runtime, "x")
+		resp, err := srv.GetRequiredPackages(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Packages) != want {
+			t.Fatalf("%s: %d packages, want %d", runtime, len(resp.Packages), want)
+		}
+		if want == 1 {
+			if p := resp.Packages[0]; p.Name != "sitekit" || p.Version != "0.1.0" || p.Kind != "resource" {
+				t.Errorf("package = %+v, want resource sitekit 0.1.0", p)
+			}
+		}
+	}
+}
