@@ -79,6 +79,7 @@ func TestScripts(t *testing.T) {
 			"stackdiff": cmdStackdiff,
 			"cpdir":     cmdCpdir,
 			"noleak":    cmdNoleak,
+			"opsdiff":   cmdOpsdiff,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {

@@ -174,3 +174,89 @@ func renderValue(v property.Value) string {
 	}
 	return s
 }
+
+const opsdiffUsage = `usage: opsdiff EMBEDDED-OUTPUT REAL-OUTPUT`
+
+// cmdOpsdiff compares the steps two engines reported for one operation:
+// polyup's output (`  create  TYPE  NAME` lines) and the real CLI's
+// (` +  TYPE NAME creating`, or `create` in a preview), saved with `cp
+// stdout FILE`. Same steps are not compared (the CLI does not print them),
+// nor default providers (the CLI hides them).
+func cmdOpsdiff(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("%s", opsdiffUsage)
+	}
+	ours, real := embeddedSteps(ts.ReadFile(args[0])), realSteps(ts.ReadFile(args[1]))
+	if len(real) == 0 {
+		ts.Fatalf("%s reports no steps", args[1])
+	}
+	if !slices.Equal(ours, real) {
+		ts.Fatalf("the engines reported different steps:\n  embedded: %s\n  real:     %s",
+			strings.Join(ours, "\n            "), strings.Join(real, "\n            "))
+	}
+	ts.Logf("opsdiff: %d steps agree", len(ours))
+}
+
+// embeddedSteps reads polyup's step lines as sorted "op TYPE NAME".
+func embeddedSteps(out string) []string {
+	var steps []string
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 || !strings.HasPrefix(line, "  ") || strings.Count(f[1], ":") < 2 {
+			continue
+		}
+		if f[0] == "same" || (strings.HasPrefix(f[1], "pulumi:providers:") && strings.HasPrefix(f[2], "default")) {
+			continue
+		}
+		steps = append(steps, strings.Join(f, " "))
+	}
+	slices.Sort(steps)
+	return steps
+}
+
+// realOps maps what the CLI prints for a step, in progress or in a preview,
+// to the engine's op name (pkg/v3 backend/display: getStepInProgressDescription
+// and getStepOpLabel).
+var realOps = map[string]string{
+	"creating": "create", "create": "create",
+	"updating": "update", "update": "update",
+	"deleting": "delete", "delete": "delete",
+	"replacing": "replace", "replace": "replace",
+	"creating replacement": "create-replacement", "create replacement": "create-replacement",
+	"deleting original": "delete-replaced", "delete original": "delete-replaced",
+	"reading": "read", "read": "read",
+	"refreshing": "refresh", "refresh": "refresh",
+	"importing": "import", "import": "import",
+	"importing replacement": "import-replacement", "import replacement": "import-replacement",
+	"discarding": "discard", "discard": "discard",
+}
+
+// realSteps reads the CLI's step lines as sorted "op TYPE NAME", each step
+// once (the CLI prints a line as it starts and another as it ends).
+func realSteps(out string) []string {
+	seen := map[string]bool{}
+	var steps []string
+	for _, line := range strings.Split(out, "\n") {
+		if i := strings.Index(line, " ("); i >= 0 {
+			line = line[:i] // " (0s)" and what follows
+		}
+		if i := strings.Index(line, " ["); i >= 0 {
+			line = line[:i] // " [diff: ...]"
+		}
+		f := strings.Fields(line)
+		if len(f) < 4 || strings.Count(f[1], ":") < 2 {
+			continue
+		}
+		op, ok := realOps[strings.Join(f[3:], " ")]
+		if !ok {
+			continue // a finished step, a diagnostic, or the stack's own line
+		}
+		step := op + " " + f[1] + " " + f[2]
+		if !seen[step] {
+			seen[step] = true
+			steps = append(steps, step)
+		}
+	}
+	slices.Sort(steps)
+	return steps
+}
