@@ -60,6 +60,7 @@ type deployment struct {
 	replaces           map[resource.URN]bool
 	deletes            map[resource.URN]bool
 	reads              map[resource.URN]bool
+	imports            map[resource.URN]bool // imported in this deployment
 	pendingDeletes     map[*resState]bool
 	// fate of old states, applied when composing the final snapshot
 	removed      map[*resState]bool
@@ -105,6 +106,7 @@ func newDeployment(ctx context.Context, opts *Options, kind opKind, prev []*resS
 		replaces:           map[resource.URN]bool{},
 		deletes:            map[resource.URN]bool{},
 		reads:              map[resource.URN]bool{},
+		imports:            map[resource.URN]bool{},
 		pendingDeletes:     map[*resState]bool{},
 		removed:            map[*resState]bool{},
 		superseded:         map[*resState]bool{},

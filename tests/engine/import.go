@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/diag"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 )
@@ -29,19 +28,49 @@ func isImport(g *goal, old *resState) bool {
 	return oldID != g.ImportID
 }
 
-// importResource is the real engine's import step: Read the resource by ID
-// alone, Check the program's inputs against the imported ones, and Diff
-// them. A difference fails the import (a preview only warns). With an old
-// managed state it is an import-replacement: the old resource is deleted
-// at the end, like a create-before-delete replacement.
-func (d *deployment) importResource(ctx context.Context, g *goal, prov ops, news, old *resState,
-	recreating bool, seed []byte,
-) error {
+// importSteps is the real engine's import (step_generator.go
+// generateSteps, step.go ImportStep.Apply): Read the resource by ID alone
+// and record what it answers, inputs and outputs as read, with no Check
+// and no Diff. With an old state it is an import-replacement: the old
+// resource is deleted at the end, like a create-before-delete replacement.
+//
+// Then, like the real continueStepsFromImport, the registration goes on as
+// if the imported state were its old state: Check and Diff against the
+// program's inputs, and an update when they differ (the import changes the
+// resource to what the program says), a refused replacement, or nothing
+// more when they agree. The import stays recorded even when what follows
+// it fails.
+func (d *deployment) importSteps(g *goal, prov ops, news, old *resState, recreating bool, seed []byte,
+	reg *registration,
+) chain {
+	d.mu.Lock()
+	d.imports[news.URN] = true
+	d.creates[news.URN] = true
+	d.mu.Unlock()
+	return func(ctx context.Context) error {
+		if err := d.importResource(ctx, g, prov, news, old, recreating); err != nil {
+			return err
+		}
+		reg.result = news
+		reg.next = func() (chain, error) {
+			next := newState(g, news.URN, "")
+			next.Aliases = news.Aliases
+			next.Created, next.Modified = news.Created, news.Modified
+			reg.result = next
+			return d.checkSteps(ctx, g, prov, next, news, recreating, seed, reg)
+		}
+		return nil
+	}
+}
+
+// importResource reads the resource to import and commits it.
+func (d *deployment) importResource(ctx context.Context, g *goal, prov ops, news, old *resState, recreating bool) error {
 	replacing := old != nil && !recreating
 	news.ID, news.ImportID = g.ImportID, g.ImportID
 
 	read, err := prov.Read(ctx, plugin.ReadRequest{
 		URN: news.URN, Name: news.URN.Name(), Type: news.URN.Type(), ID: g.ImportID,
+		Timeout: news.CustomTimeouts.Read,
 	})
 	if err != nil {
 		var initErr *plugin.InitError
@@ -60,40 +89,12 @@ func (d *deployment) importResource(ctx context.Context, g *goal, prov ops, news
 	if read.ID != "" {
 		news.ID = read.ID
 	}
-	news.Outputs = read.Outputs
-
-	inputs, _ := processIgnoreChanges(g.Props, read.Inputs, g.IgnoreChanges)
-	check, err := prov.Check(ctx, plugin.CheckRequest{
-		URN: news.URN, Name: news.URN.Name(), Type: news.URN.Type(),
-		Olds: read.Inputs, News: inputs, AllowUnknowns: d.dryRun, RandomSeed: seed,
-	})
-	if err != nil {
-		return fmt.Errorf("check: %w", err)
-	}
-	if d.checkFailures(news, check.Failures) {
-		return errors.New("one or more inputs failed to validate")
-	}
-	news.Inputs = check.Properties
+	news.Inputs, news.Outputs = read.Inputs, read.Outputs
 	if news.Inputs == nil {
 		news.Inputs = resource.PropertyMap{}
 	}
 
-	diff, err := diffResource(ctx, prov, news.URN, news.ID, read.Inputs, read.Outputs, news.Inputs, d.dryRun, g.IgnoreChanges)
-	if err != nil {
-		return fmt.Errorf("diff: %w", err)
-	}
-	if diff.Changes != plugin.DiffNone {
-		msg := fmt.Sprintf("inputs to import do not match the existing resource: %v", diff.ChangedKeys)
-		if !d.dryRun {
-			return errors.New(msg)
-		}
-		d.log(diag.Warning, news.URN, msg+"; importing this resource will fail")
-	}
-
 	news.Created, news.Modified = now(), now()
-	d.mu.Lock()
-	d.creates[news.URN] = true
-	d.mu.Unlock()
 	if !replacing {
 		d.commit(OpImport, news, old) // old: a row deleted earlier by delete-before-replace
 		return nil

@@ -108,7 +108,8 @@ func TestImport(t *testing.T) {
 		t.Fatal("preview wrote state")
 	}
 
-	// The import: Read by ID, Check, Diff; no provider mutation.
+	// The import: Read by ID, then Check and Diff against what was read;
+	// no provider mutation when they agree.
 	var got regResult
 	res = f.up(importProgram("imp", "v1", "ext-1", &got))
 	if !slices.Equal(res.OpsFor(urn), []engine.Op{engine.OpImport}) {
@@ -149,37 +150,107 @@ func TestImport(t *testing.T) {
 		t.Fatalf("row after dropping the import option: %+v", r)
 	}
 
-	failures := []struct {
-		name, value, id, want string
-	}{
-		{"gone", "v1", "nope", "resource 'nope' does not exist"},
-		{"other", "v2", "ext-2", "inputs to import do not match the existing resource: [value]"},
-		{"other", "invalid", "ext-2", "one or more inputs failed to validate"},
-	}
-	for _, tc := range failures {
-		res, err := f.eng.Up(context.Background(), program(func(ctx context.Context, c *client) error {
-			if _, err := c.thing(ctx, "imp", map[string]any{"value": "v1"}); err != nil {
-				return err
-			}
-			_, err := c.thing(ctx, tc.name, map[string]any{"value": tc.value}, importID(tc.id))
+	// Importing something that does not exist fails and records nothing.
+	res, err = f.eng.Up(context.Background(), program(func(ctx context.Context, c *client) error {
+		if _, err := c.thing(ctx, "imp", map[string]any{"value": "v1"}); err != nil {
 			return err
-		}))
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("import of %s as %s: error %v, want %q", tc.id, tc.name, err, tc.want)
 		}
-		if _, ok := f.resources()[thingURN(tc.name)]; ok {
-			t.Errorf("failed import of %s recorded", tc.id)
-		}
-		if _, ok := f.resources()[urn]; !ok {
-			t.Errorf("failed import of %s dropped imp", tc.id)
-		}
-		if tc.name == "other" && tc.value == "v2" {
-			// A preview only warns about the mismatch.
-			res, err = f.eng.Preview(context.Background(), importProgram(tc.name, tc.value, tc.id, nil))
-			if err != nil || !hasDiag(res, "warning", tc.want+"; importing this resource will fail") {
-				t.Errorf("preview of a mismatching import: %v, diagnostics %+v", err, res.Diagnostics)
-			}
-		}
+		_, err := c.thing(ctx, "gone", map[string]any{"value": "v1"}, importID("nope"))
+		return err
+	}))
+	if err == nil || !strings.Contains(err.Error(), "resource 'nope' does not exist") {
+		t.Errorf("import of a missing resource: error %v", err)
+	}
+	if _, ok := f.resources()[thingURN("gone")]; ok {
+		t.Errorf("failed import of nope recorded")
+	}
+	if _, ok := f.resources()[urn]; !ok {
+		t.Errorf("failed import of nope dropped imp")
+	}
+}
+
+// As in the real engine (step_generator.go continueStepsFromImport), an
+// import whose inputs differ from the resource's goes on like any
+// registration with the imported state as its old state: a preview shows
+// the import and an update, an up imports and then updates the resource
+// to the program's inputs.
+func TestImportThenUpdate(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.putThing("ext-2", map[string]any{"name": "other", "value": "v1"})
+	urn := thingURN("other")
+	want := []engine.Op{engine.OpImport, engine.OpUpdate}
+
+	res, err := f.eng.Preview(context.Background(), importProgram("other", "v2", "ext-2", nil))
+	if err != nil || !slices.Equal(res.OpsFor(urn), want) || len(res.Diagnostics) != 0 {
+		t.Fatalf("preview: %v, steps %+v, diagnostics %+v", err, res.Steps, res.Diagnostics)
+	}
+	if len(f.ops()) != 0 {
+		t.Fatalf("preview changed the cloud: %v", f.ops())
+	}
+
+	var got regResult
+	res = f.up(importProgram("other", "v2", "ext-2", &got))
+	if !slices.Equal(res.OpsFor(urn), want) {
+		t.Fatalf("up steps: %+v", res.Steps)
+	}
+	if ops := f.ops(); len(ops) != 1 || !strings.HasPrefix(ops[0], "update "+urn+" ext-2") {
+		t.Fatalf("cloud ops: %v", ops)
+	}
+	r := f.resources()[urn]
+	if r.ID != "ext-2" || r.ImportID != "ext-2" || r.Inputs.Get("value").AsString() != "v2" ||
+		r.Outputs.Get("computed").AsString() != "computed-v2" {
+		t.Fatalf("row: %+v", r)
+	}
+	if got.ID != "ext-2" || strOut(got.Outputs, "computed") != "computed-v2" {
+		t.Fatalf("program got id %q outputs %v", got.ID, got.Outputs)
+	}
+	// Now it is managed: the same program again is a same.
+	res = f.up(importProgram("other", "v2", "ext-2", nil))
+	if !slices.Equal(res.OpsFor(urn), []engine.Op{engine.OpSame}) {
+		t.Fatalf("second up: %+v", res.Steps)
+	}
+}
+
+// What follows an import can fail: invalid inputs, or a change that would
+// replace the resource the program still imports. As in the real engine,
+// the import itself stays recorded (with the inputs read), and nothing
+// else is done; a preview of the replacement only warns.
+func TestImportThenFailure(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.putThing("ext-1", map[string]any{"name": "bad", "value": "v1"})
+	f.putThing("ext-2", map[string]any{"name": "moved", "value": "v1"})
+
+	_, err := f.eng.Up(context.Background(), importProgram("bad", "invalid", "ext-1", nil))
+	if err == nil || !strings.Contains(err.Error(), "is invalid") {
+		t.Errorf("invalid inputs after an import: error %v", err)
+	}
+	if r, ok := f.resources()[thingURN("bad")]; !ok || r.ID != "ext-1" || r.Inputs.Get("value").AsString() != "v1" {
+		t.Errorf("the import before the check failure: %+v (recorded: %v)", r, ok)
+	}
+
+	renamed := program(func(ctx context.Context, c *client) error {
+		_, err := c.thing(ctx, "moved", map[string]any{"value": "v1", "name": "elsewhere"}, importID("ext-2"))
+		return err
+	})
+	const msg = "previously-imported resources that still specify an ID may not be replaced; " +
+		"please remove the `import` declaration from your program;\nname: {moved} => {elsewhere}"
+	res, err := f.eng.Preview(context.Background(), renamed)
+	if err != nil || !hasDiag(res, "warning", msg) {
+		t.Errorf("preview: %v, diagnostics %+v", err, res.Diagnostics)
+	}
+	if ops := res.OpsFor(thingURN("moved")); len(ops) == 0 || ops[0] != engine.OpImport || !slices.Contains(ops, engine.OpReplace) {
+		t.Errorf("preview steps: %+v", res.Steps)
+	}
+	if _, err := f.eng.Up(context.Background(), renamed); err == nil || !strings.Contains(err.Error(), msg) {
+		t.Errorf("up: error %v, want %q", err, msg)
+	}
+	if r, ok := f.resources()[thingURN("moved")]; !ok || r.ID != "ext-2" || r.Inputs.Get("name").AsString() != "moved" {
+		t.Errorf("the import before the refused replacement: %+v (recorded: %v)", r, ok)
+	}
+	if len(f.ops()) != 0 {
+		t.Errorf("the cloud was changed: %v", f.ops())
 	}
 }
 

@@ -90,24 +90,39 @@ func (d *deployment) register(ctx context.Context, g *goal) (*resState, error) {
 	}
 
 	news := newState(g, urn, alias)
-	if err := d.runSteps(ctx, func() (chain, error) {
+	reg := &registration{result: news}
+	generate := func() (chain, error) {
 		if g.Custom {
-			return d.customSteps(ctx, g, news, old)
+			return d.customSteps(ctx, g, news, old, reg)
 		}
 		return nil, d.componentSteps(g, news, old)
-	}); err != nil {
-		if _, ok := errors.AsType[*failedEarlier](err); ok {
+	}
+	// An import generates its steps twice, as in the real engine: the
+	// import, then (once it ran) the steps that bring the imported resource
+	// to the program's inputs.
+	for generate != nil {
+		if err := d.runSteps(ctx, generate); err != nil {
+			if _, ok := errors.AsType[*failedEarlier](err); ok {
+				return nil, err
+			}
+			var se *stepError
+			if !errors.As(err, &se) {
+				err = &stepError{urn: urn, err: err}
+			}
+			d.log(diag.Error, urn, err.Error())
+			d.fail(err)
 			return nil, err
 		}
-		var se *stepError
-		if !errors.As(err, &se) {
-			err = &stepError{urn: urn, err: err}
-		}
-		d.log(diag.Error, urn, err.Error())
-		d.fail(err)
-		return nil, err
+		generate, reg.next = reg.next, nil
 	}
-	return news, nil
+	return reg.result, nil
+}
+
+// registration is what one registration's steps hand on: the state the
+// program gets back, and an import's continuation (see importResource).
+type registration struct {
+	result *resState
+	next   func() (chain, error)
 }
 
 // failedEarlier refuses a registration after a step failed the deployment;
@@ -324,7 +339,7 @@ func (d *deployment) markDelete(old *resState) {
 
 // customSteps is the step generator for a custom resource (§8): Check, then
 // create, or Diff and same/update/replace.
-func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resState) (chain, error) {
+func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resState, reg *registration) (chain, error) {
 	prov, err := d.opsFor(news)
 	if err != nil {
 		return nil, err
@@ -332,16 +347,24 @@ func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resSta
 	d.mu.Lock()
 	recreating := d.deletes[news.URN]
 	d.mu.Unlock()
-	wasExternal := old != nil && old.External
 
 	seed := make([]byte, 32)
 	_, _ = rand.Read(seed)
 	if isImport(g, old) {
-		return func(ctx context.Context) error {
-			return d.importResource(ctx, g, prov, news, old, recreating, seed)
-		}, nil
+		return d.importSteps(g, prov, news, old, recreating, seed, reg), nil
 	}
+	return d.checkSteps(ctx, g, prov, news, old, recreating, seed, reg)
+}
+
+// checkSteps is the rest of the step generator for a custom resource, the
+// real engine's continueStepsFromImport: Check, then create, or Diff and
+// same/update/replace. After an import, old is the imported state.
+func (d *deployment) checkSteps(ctx context.Context, g *goal, prov ops, news, old *resState,
+	recreating bool, seed []byte, reg *registration,
+) (chain, error) {
+	wasExternal := old != nil && old.External
 	var check plugin.CheckResponse
+	var err error
 	if recreating || wasExternal || old == nil {
 		check, err = prov.Check(ctx, plugin.CheckRequest{
 			URN: news.URN, News: g.Props, AllowUnknowns: d.dryRun, RandomSeed: seed,
@@ -385,7 +408,7 @@ func (d *deployment) customSteps(ctx context.Context, g *goal, news, old *resSta
 		d.mu.Unlock()
 		return d.createBeforeDelete(prov, news, old), nil
 	case old != nil:
-		return d.diffSteps(ctx, g, prov, news, old, seed)
+		return d.diffSteps(ctx, g, prov, news, old, seed, reg)
 	default:
 		d.mu.Lock()
 		d.creates[news.URN] = true
@@ -410,7 +433,9 @@ func (d *deployment) checkFailures(s *resState, failures []plugin.CheckFailure) 
 
 // diffSteps decides between same, update and replace for an existing custom
 // resource, and returns the chain that performs it.
-func (d *deployment) diffSteps(ctx context.Context, g *goal, prov ops, news, old *resState, seed []byte) (chain, error) {
+func (d *deployment) diffSteps(ctx context.Context, g *goal, prov ops, news, old *resState, seed []byte,
+	reg *registration,
+) (chain, error) {
 	if !d.dryRun && news.ReplacementTrigger.ContainsUnknowns() {
 		return nil, fmt.Errorf("replacement trigger contains unknowns for %s", news.URN)
 	}
@@ -450,8 +475,14 @@ func (d *deployment) diffSteps(ctx context.Context, g *goal, prov ops, news, old
 		return func(ctx context.Context) error { return d.update(ctx, prov, g, news, old) }, nil
 	}
 	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.imports[news.URN] {
+		// The program agrees with what was imported: as in the real
+		// engine, no same step; the registration resolves to the import.
+		reg.result = old
+		return nil, nil
+	}
 	d.sames[news.URN] = true
-	d.mu.Unlock()
 	return func(context.Context) error { return d.same(news, old) }, nil
 }
 
@@ -577,9 +608,14 @@ func (d *deployment) replace(ctx context.Context, g *goal, prov ops, news, old *
 	}
 	if g.ImportID != "" {
 		// A replacement gets a new ID, which the program's import option
-		// contradicts.
-		const msg = "previously-imported resources that still specify an ID may not be replaced; " +
-			"please remove the `import` declaration from your program"
+		// contradicts. Like the real engine, name what forces it.
+		msg := "previously-imported resources that still specify an ID may not be replaced; " +
+			"please remove the `import` declaration from your program;\n"
+		var lines []string
+		for _, k := range diff.ReplaceKeys {
+			lines = append(lines, fmt.Sprintf("%s: %s => %s", k, old.Inputs[k].RedactSecrets(), news.Inputs[k].RedactSecrets()))
+		}
+		msg += strings.Join(lines, "\n")
 		if !d.dryRun {
 			return nil, errors.New(msg)
 		}
