@@ -156,7 +156,7 @@ func (c *checker) ref(path string, spec Property, v property.Value) {
 		switch {
 		case !u.IsValid():
 			c.fail(path, "malformed resource reference: %q is not a URN", string(u))
-		case tok != "/provider" && u.Type().String() != tok:
+		case u.Type().String() != tok:
 			c.fail(path, "expected a reference to a %s resource, got a %s", tok, u.Type())
 		}
 	case refType:

@@ -3,9 +3,13 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/blang/semver"
 	"gopkg.in/yaml.v3"
 )
 
@@ -233,7 +237,14 @@ const (
 	refArchive
 )
 
-// resolve interprets a $ref: a local type or resource, or a pulumi.json builtin.
+// refPath is the path of a cross-package $ref, as the CLI's binder reads it.
+var refPath = regexp.MustCompile(`^/?([-\w]+)/(v[^/]*)/schema\.json$`)
+
+// resolve interprets a $ref as the CLI's binder does: a pulumi.json builtin,
+// or a type, resource or provider of this package ("#/types/tok") or of
+// another ("/pkg/v1.0.0/schema.json#/resources/tok"). The token is
+// unescaped: tools write a module's "/" as "%2F". Refs to other packages
+// are accepted without resolving.
 func (p *Package) resolve(ref string) (refKind, string, error) {
 	switch ref {
 	case "pulumi.json#/Any", "pulumi.json#/Json":
@@ -243,26 +254,44 @@ func (p *Package) resolve(ref string) (refKind, string, error) {
 	case "pulumi.json#/Archive":
 		return refArchive, "", nil
 	}
-	// Cross-package refs look like "/pkg/v1.0.0/schema.json#/resources/tok"; we
-	// accept them without resolving.
-	_, frag, ok := strings.Cut(ref, "#")
-	if !ok {
+	u, err := url.Parse(ref)
+	if err != nil || !strings.Contains(ref, "#") {
 		return 0, "", fmt.Errorf("malformed $ref %q", ref)
 	}
-	local := strings.HasPrefix(ref, "#")
-	switch {
-	case strings.HasPrefix(frag, "/types/"):
-		tok := strings.TrimPrefix(frag, "/types/")
+	pkg, local := p.Name, true
+	if u.Path != "" {
+		file, err := url.PathUnescape(u.Path)
+		m := refPath.FindStringSubmatch(file)
+		if err != nil || m == nil {
+			return 0, "", fmt.Errorf("malformed $ref %q: want /pkg/vX.Y.Z/schema.json#/...", ref)
+		}
+		v, err := semver.ParseTolerant(m[2])
+		if err != nil {
+			return 0, "", fmt.Errorf("malformed $ref %q: version: %v", ref, err)
+		}
+		// The binder takes a ref to this package's name and version as local.
+		own, err := semver.ParseTolerant(p.Version)
+		pkg, local = m[1], m[1] == p.Name && (p.Version == "" || err == nil && own.Equals(v))
+	}
+	kind, tok, _ := strings.Cut(strings.TrimPrefix(path.Clean(u.EscapedFragment()), "/"), "/")
+	if kind == "provider" && tok == "" {
+		return refResource, "pulumi:providers:" + pkg, nil
+	}
+	if kind != "types" && kind != "resources" {
+		return 0, "", fmt.Errorf("unsupported $ref %q", ref)
+	}
+	if tok, err = url.PathUnescape(tok); err != nil {
+		return 0, "", fmt.Errorf("malformed $ref %q: %v", ref, err)
+	}
+	if kind == "types" {
 		if _, ok := p.Types[tok]; !ok && local {
 			return 0, "", fmt.Errorf("$ref %q: no such type", ref)
 		}
 		return refType, tok, nil
-	case strings.HasPrefix(frag, "/resources/"), strings.HasPrefix(frag, "/provider"):
-		tok := strings.TrimPrefix(frag, "/resources/")
-		if _, ok := p.Resources[tok]; !ok && local && tok != "/provider" {
-			return 0, "", fmt.Errorf("$ref %q: no such resource", ref)
-		}
-		return refResource, tok, nil
 	}
-	return 0, "", fmt.Errorf("unsupported $ref %q", ref)
+	// "#/resources/pulumi:providers:pkg" is the binder's deprecated "#/provider".
+	if _, ok := p.Resources[tok]; !ok && local && tok != "pulumi:providers:"+pkg {
+		return 0, "", fmt.Errorf("$ref %q: no such resource", ref)
+	}
+	return refResource, tok, nil
 }

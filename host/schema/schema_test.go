@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
@@ -84,6 +85,10 @@ func TestLoadNamesSchemaMistakes(t *testing.T) {
 			`p:index:T: unknown type "strin"`},
 		{"functions:\n  p:index:f:\n    inputs:\n      properties:\n        a: {type: string}\n      required: [b]\n",
 			`p:index:f inputs: required names "b"`},
+		{"resources:\n  p:index:R:\n    inputProperties:\n      a: {$ref: '#/resources/p:mod%2Fsub:Nope'}\n",
+			`p:index:R.a: $ref "#/resources/p:mod%2Fsub:Nope": no such resource`},
+		{"types:\n  p:mod/sub:T: {type: object}\nfunctions:\n  p:index:f:\n    outputs:\n      properties:\n        a: {$ref: '#/types/p:mod%2Fsub:U'}\n",
+			`p:index:f outputs.a: $ref "#/types/p:mod%2Fsub:U": no such type`},
 	}
 	for _, tc := range cases {
 		_, err := Load([]byte("name: p\n" + tc.schema))
@@ -146,5 +151,154 @@ func TestCheck(t *testing.T) {
 				t.Errorf("failures %q, want %q", joined, tc.want)
 			}
 		})
+	}
+}
+
+// A schema whose tokens have modules, with every $ref written as Pulumi's
+// tools write them: a module's "/" as "%2F".
+const modSrc = `
+name: pkg
+version: 1.0.0
+types:
+  pkg:mod/sub:Kind:
+    type: string
+    enum: [{value: a}, {value: b}]
+  pkg:mod/sub:Point:
+    type: object
+    properties:
+      x: {type: integer}
+    required: [x]
+resources:
+  pkg:mod/sub:Thing:
+    inputProperties:
+      kind: {$ref: "#/types/pkg:mod%2Fsub:Kind"}
+    properties:
+      at: {$ref: "#/types/pkg:mod%2Fsub:Point"}
+  pkg:index:Comp:
+    isComponent: true
+    inputProperties:
+      thing: {$ref: "#/resources/pkg:mod%2Fsub:Thing"}
+      kind: {$ref: "/pkg/v1.0.0/schema.json#/types/pkg:mod%2Fsub:Kind"}
+      pet: {$ref: "/random/v4.16.0/schema.json#/resources/random:index%2FrandomPet:RandomPet"}
+      site: {$ref: "/aws/v6.0.0/schema.json#/types/aws:s3%2FBucketWebsite:BucketWebsite"}
+      points: {type: array, items: {$ref: "#/types/pkg:mod%2Fsub:Point"}}
+    properties:
+      thing: {$ref: "#/resources/pkg:mod%2Fsub:Thing"}
+    methods:
+      move: pkg:index:Comp/move
+functions:
+  pkg:index:Comp/move:
+    inputs:
+      properties:
+        __self__: {$ref: "#/resources/pkg:index:Comp"}
+        to: {$ref: "#/types/pkg:mod%2Fsub:Point"}
+    outputs:
+      properties:
+        thing: {$ref: "#/resources/pkg:mod%2Fsub:Thing"}
+`
+
+// A $ref's token is unescaped as the CLI's binder does, in local and
+// cross-package refs to types, resources and providers.
+func TestResolveUnescapesTokens(t *testing.T) {
+	t.Parallel()
+	p, err := Load([]byte(modSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		ref  string
+		kind refKind
+		tok  string // "" = an error containing err
+		err  string
+	}{
+		{ref: "#/types/pkg:mod%2Fsub:Point", kind: refType, tok: "pkg:mod/sub:Point"},
+		{ref: "#/types/pkg:mod/sub:Point", kind: refType, tok: "pkg:mod/sub:Point"},
+		{ref: "#/resources/pkg:mod%2Fsub:Thing", kind: refResource, tok: "pkg:mod/sub:Thing"},
+		{ref: "#/resources/pkg:mod%2fsub:Thing", kind: refResource, tok: "pkg:mod/sub:Thing"},
+		{ref: "/pkg/v1.0.0/schema.json#/types/pkg:mod%2Fsub:Kind", kind: refType, tok: "pkg:mod/sub:Kind"},
+		{ref: "/random/v4.16.0/schema.json#/resources/random:index%2FrandomPet:RandomPet", kind: refResource, tok: "random:index/randomPet:RandomPet"},
+		{ref: "random/v4.16.0/schema.json#/resources/random:index%2FrandomPet:RandomPet", kind: refResource, tok: "random:index/randomPet:RandomPet"},
+		{ref: "/aws/v6.0.0/schema.json#/types/aws:s3%2FBucketWebsite:BucketWebsite", kind: refType, tok: "aws:s3/BucketWebsite:BucketWebsite"},
+		{ref: "#/provider", kind: refResource, tok: "pulumi:providers:pkg"},
+		{ref: "#/resources/pulumi:providers:pkg", kind: refResource, tok: "pulumi:providers:pkg"},
+		{ref: "/random/v4.16.0/schema.json#/provider", kind: refResource, tok: "pulumi:providers:random"},
+		{ref: "#/resources/pkg:mod%2Fsub:Nope", err: `$ref "#/resources/pkg:mod%2Fsub:Nope": no such resource`},
+		{ref: "#/types/pkg:mod%2Fsub:Nope", err: `$ref "#/types/pkg:mod%2Fsub:Nope": no such type`},
+		{ref: "/pkg/v1.0.0/schema.json#/types/pkg:mod%2Fsub:Nope", err: "no such type"},
+		{ref: "#/types/pkg:mod%zzsub:Point", err: "malformed $ref"},
+		{ref: "foo.json#/types/pkg:mod%2Fsub:Point", err: "malformed $ref"},
+		{ref: "/other/vbanana/schema.json#/types/other:index:T", err: "malformed $ref"},
+		{ref: "/other/v1.0.0/schema.json", err: "malformed $ref"},
+		{ref: "#/providerx", err: "unsupported $ref"},
+		{ref: "#/provider/x", err: "unsupported $ref"},
+	}
+	for _, tc := range cases {
+		kind, tok, err := p.resolve(tc.ref)
+		switch {
+		case tc.tok == "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("resolve(%q) = %v, %q, %v; want an error containing %q", tc.ref, kind, tok, err, tc.err)
+		case tc.tok != "" && (err != nil || kind != tc.kind || tok != tc.tok):
+			t.Errorf("resolve(%q) = %v, %q, %v; want %v, %q", tc.ref, kind, tok, err, tc.kind, tc.tok)
+		}
+	}
+}
+
+// Values are checked against the unescaped token: a reference to a
+// random:index/randomPet:RandomPet matches "random:index%2FrandomPet:RandomPet".
+func TestCheckModuleTokens(t *testing.T) {
+	t.Parallel()
+	p, err := Load([]byte(modSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := func(typ string) property.Value {
+		return property.New(property.ResourceReference{URN: urn.URN("urn:pulumi:s::p::" + typ + "::r")})
+	}
+	point := property.New(map[string]property.Value{"x": property.New(1.0)})
+	comp, thing := p.Resources["pkg:index:Comp"], p.Resources["pkg:mod/sub:Thing"]
+	move := p.Functions["pkg:index:Comp/move"]
+	cases := []struct {
+		name string
+		obj  Object
+		in   map[string]property.Value
+		want string // "" = valid
+	}{
+		{"local resource", comp.Inputs(), map[string]property.Value{"thing": ref("pkg:mod/sub:Thing")}, ""},
+		{"other package's resource", comp.Inputs(), map[string]property.Value{"pet": ref("random:index/randomPet:RandomPet")}, ""},
+		{"own package by path", comp.Inputs(), map[string]property.Value{"kind": property.New("a")}, ""},
+		{"other package's type", comp.Inputs(), map[string]property.Value{"site": property.New(map[string]property.Value{})}, ""},
+		{"array of local type", comp.Inputs(), map[string]property.Value{"points": property.New([]property.Value{point})}, ""},
+		{"output", comp.Object, map[string]property.Value{"thing": ref("pkg:mod/sub:Thing")}, ""},
+		{"type in a resource", thing.Inputs(), map[string]property.Value{"kind": property.New("b")}, ""},
+		{"method argument", *move.Inputs, map[string]property.Value{"to": point}, ""},
+		{"method result", *move.Outputs, map[string]property.Value{"thing": ref("pkg:mod/sub:Thing")}, ""},
+		{"wrong local resource", comp.Inputs(), map[string]property.Value{"thing": ref("pkg:index:Comp")},
+			"thing: expected a reference to a pkg:mod/sub:Thing resource, got a pkg:index:Comp"},
+		{"wrong resource of another package", comp.Inputs(), map[string]property.Value{"pet": ref("random:index/randomString:RandomString")},
+			"pet: expected a reference to a random:index/randomPet:RandomPet resource"},
+		{"wrong enum by path", comp.Inputs(), map[string]property.Value{"kind": property.New("z")}, `kind: "z" is not a valid pkg:mod/sub:Kind`},
+		{"wrong method argument", *move.Inputs, map[string]property.Value{"to": property.New("here")}, "to: expected an object of type pkg:mod/sub:Point"},
+		{"wrong array element", comp.Inputs(), map[string]property.Value{"points": property.New([]property.Value{property.New(map[string]property.Value{})})},
+			`points[0].x: missing required property "x"`},
+	}
+	for _, tc := range cases {
+		var got []string
+		for _, f := range p.Check(tc.obj, property.NewMap(tc.in)) {
+			got = append(got, f.String())
+		}
+		joined := strings.Join(got, "; ")
+		if tc.want == "" && joined != "" || !strings.Contains(joined, tc.want) {
+			t.Errorf("%s: failures %q, want %q", tc.name, joined, tc.want)
+		}
+	}
+	for ref, want := range map[string]string{
+		"#/types/pkg:mod%2Fsub:Kind":                        "string",
+		"#/types/pkg:mod%2Fsub:Point":                       "object",
+		"/pkg/v1.0.0/schema.json#/types/pkg:mod%2Fsub:Kind": "string",
+		"#/resources/pkg:mod%2Fsub:Thing":                   "",
+	} {
+		if got := p.TypeOf(Property{Ref: ref}); got != want {
+			t.Errorf("TypeOf(%q) = %q, want %q", ref, got, want)
+		}
 	}
 }
