@@ -108,6 +108,9 @@ func flattenStack(rs []engine.Resource, ignored []string) map[string]string {
 		set("retainOnDelete", strconv.FormatBool(r.RetainOnDelete))
 		set("deletedWith", r.DeletedWith)
 		set("importID", r.ImportID)
+		set("external", strconv.FormatBool(r.External))
+		set("pendingReplacement", strconv.FormatBool(r.PendingReplacement))
+		set("initErrors", fmt.Sprintf("%q", r.InitErrors))
 		set("dependencies", fmt.Sprint(slices.Sorted(slices.Values(r.Dependencies))))
 		for k, deps := range r.PropertyDependencies {
 			set("propertyDependencies."+k, fmt.Sprint(slices.Sorted(slices.Values(deps))))

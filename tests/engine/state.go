@@ -122,6 +122,7 @@ type Resource struct {
 	Dependencies                    []string
 	PropertyDependencies            map[string][]string
 	CustomTimeouts                  resource.CustomTimeouts
+	InitErrors                      []string // a partial failure's reasons
 	Inputs, Outputs                 property.Map
 }
 
@@ -139,7 +140,7 @@ func LoadResources(path string) ([]Resource, error) {
 			URN: string(s.URN), Type: string(s.Type), ID: string(s.ID), Parent: string(s.Parent),
 			Provider: s.Provider, Custom: s.Custom, Delete: s.Delete, PendingReplacement: s.PendingReplacement,
 			Protect: s.Protect, RetainOnDelete: s.RetainOnDelete, External: s.External,
-			DeletedWith: string(s.DeletedWith), ImportID: string(s.ImportID),
+			DeletedWith: string(s.DeletedWith), ImportID: string(s.ImportID), InitErrors: s.InitErrors,
 			Inputs:  resource.FromResourcePropertyMap(s.Inputs),
 			Outputs: resource.FromResourcePropertyMap(s.Outputs),
 		}
