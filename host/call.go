@@ -59,12 +59,13 @@ func WithMethod[A, R any](token string, fn MethodFunc[A, R]) Option {
 			if err != nil {
 				return property.Map{}, err
 			}
+			self.failClosed(ctx, lost.Secret)
 			r, err := fn(ctx, self, args)
 			if err != nil {
 				return property.Map{}, err
 			}
 			m, err := encodeResult(r)
-			return unknownIf(lost, m), err
+			return unknownIf(lost.Unknown, m), err
 		}
 		p.shapes[token] = shapeOf[A, R]()
 		return nil
@@ -103,7 +104,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		return callResponse{}, &StepError{Token: req.Token, Step: "connect to the resource monitor", Err: err}
 	}
 	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token,
-		pending: &sync.WaitGroup{}, secrets: newSecretSet(args, req.Info.Config), inputSecrets: newSecretSet(args)}
+		pending: &sync.WaitGroup{}, secrets: newSecretSet(req.Info.Config), inputSecrets: newSecretSet(args)}
 	resolved, err := self.Resolve(ctx, selfValue)
 	if err != nil {
 		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: err.Error()}}}, nil
@@ -118,7 +119,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	self.urn, self.name, self.state = resolved.URN, selfURN.Name(), resolved.State
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
-	self.secrets = newSecretSet(args, req.Info.Config, resolved.State)
+	self.secrets = newSecretSet(req.Info.Config, resolved.State)
 	if n := req.Info.Parallel; n > 0 {
 		self.window = newWindow(n)
 	}
@@ -135,7 +136,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		}
 		return callResponse{}, err
 	}
-	out = self.secrets.mark(out)
+	out = self.seal(out)
 	if err := p.checkOutputs(ctx, req.Token, self.name, self.urn, out); err != nil {
 		return callResponse{}, err
 	}

@@ -29,12 +29,14 @@ import (
 // In a preview an unknown input leaves it at its zero value; the function
 // still runs, so that its children are registered, but the host reports
 // every output unknown, since they may be computed from that zero value.
-// A secret arrives as its plaintext; the host marks that plaintext secret
-// again wherever it appears in a child's inputs or the outputs, also inside
-// a longer string, but not a value computed from it in another way (hashed,
-// encoded, upper-cased). Use property.Value, with [Apply], for inputs that
-// may be unknown or secret. Methods and functions decode their arguments
-// the same way.
+// A secret arrives as its plaintext, and the host cannot follow what is
+// computed from it (hashed, encoded, upper-cased), so it fails closed: once
+// a secret has reached a plain field, every input of every child the
+// component registers, and every output it returns, is marked secret, and
+// the engine shows a warning naming the field, once per process. Use
+// property.Value, with [Apply], for inputs that may be unknown or secret:
+// its markers are kept exactly. Methods and functions decode their
+// arguments the same way.
 type ComponentFunc[A, O any] func(ctx context.Context, c *Component, args A) (O, error)
 
 // constructor is a ComponentFunc with its argument and result types erased.
@@ -52,12 +54,13 @@ func WithComponent[A, O any](token string, fn ComponentFunc[A, O]) Option {
 			if err != nil {
 				return property.Map{}, err
 			}
+			c.failClosed(ctx, lost.Secret)
 			out, err := fn(ctx, c, args)
 			if err != nil {
 				return property.Map{}, err
 			}
 			m, err := typed.Encode(out)
-			return unknownIf(lost, m), err
+			return unknownIf(lost.Unknown, m), err
 		}
 		p.shapes[token] = shapeOf[A, O]()
 		return nil
@@ -65,20 +68,20 @@ func WithComponent[A, O any](token string, fn ComponentFunc[A, O]) Option {
 }
 
 // decodeArgs decodes inputs into args, turning mismatches into an
-// InputError. It returns the paths of the unknown inputs that args has no
-// room for (any field but a property.Value).
-func decodeArgs(inputs property.Map, args any) (lost []string, err error) {
+// InputError. It returns the paths of the unknown and secret inputs whose
+// markers args has no room for (any field but a property.Value).
+func decodeArgs(inputs property.Map, args any) (typed.Lost, error) {
 	if raw, ok := args.(*property.Map); ok {
 		*raw = inputs
-		return nil, nil
+		return typed.Lost{}, nil
 	}
-	lost, err = typed.Decode(inputs, args)
+	lost, err := typed.Decode(inputs, args)
 	if fes, ok := err.(typed.Errors); ok {
 		ie := &InputError{Message: "invalid inputs"}
 		for _, fe := range fes {
 			ie.Properties = append(ie.Properties, PropertyError{Path: fe.Path, Reason: fe.Reason})
 		}
-		return nil, ie
+		return typed.Lost{}, ie
 	}
 	return lost, err
 }
@@ -147,11 +150,19 @@ type Component struct {
 	monitor  *monitorclient.Client
 	window   *window         // registrations in flight, at most the engine's parallel
 	pending  *sync.WaitGroup // registrations in flight, shared with nested components
-	secrets  secretSet       // plaintexts of the request's secrets, config included
+	// secrets are the plaintexts of the stack config's secrets (and, in a
+	// method, of the component's state): handed over with their markers, a
+	// value read out of them as plain text is marked again where it
+	// reappears. Defence in depth; arguments are covered by secretArgs.
+	secrets secretSet
 	// inputSecrets are those of the inputs alone. Only these refuse a child
 	// name: a stack's secret config ("prod") may well be part of an
 	// unrelated name.
 	inputSecrets secretSet
+	// secretArgs are the argument paths whose secrets were decoded into
+	// plain Go values. If any, everything the component registers or
+	// returns is secret: the host cannot tell what was computed from them.
+	secretArgs []string
 }
 
 // URN of the component.
@@ -206,9 +217,7 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 			req.Provider = ref
 		}
 	}
-	// A secret input decoded into a plain Go field and passed on must stay
-	// secret in the child's inputs, and so in the state.
-	req.Inputs = c.secrets.mark(req.Inputs)
+	req.Inputs = c.seal(req.Inputs)
 	c.pending.Add(1)
 	defer c.pending.Done()
 	if err := c.window.acquire(ctx); err != nil {
@@ -272,7 +281,36 @@ func (c *Component) child(token, name, urn string, inputs property.Map) *Compone
 		pending:      c.pending,
 		secrets:      c.secrets,
 		inputSecrets: c.inputSecrets,
+		secretArgs:   c.secretArgs,
 	}
+}
+
+// failClosed records that secrets at paths of the arguments were decoded
+// into plain Go values, and warns once per process for each token and set
+// of paths.
+func (c *Component) failClosed(ctx context.Context, paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	c.secretArgs = paths
+	c.provider.warnSecretArgs(ctx, c.token, c.urn, paths)
+}
+
+// seal marks m as it leaves the component: all of it secret if a secret
+// argument reached a plain Go value, else with the config's secret texts.
+func (c *Component) seal(m property.Map) property.Map {
+	if len(c.secretArgs) > 0 {
+		return allSecret(m)
+	}
+	return c.secrets.mark(m)
+}
+
+// allSecret marks every value of m secret.
+func allSecret(m property.Map) property.Map {
+	for k, v := range m.All {
+		m = m.Set(k, v.WithSecret(true))
+	}
+	return m
 }
 
 // Nested builds a component of this package as a child of parent, in this
@@ -297,7 +335,7 @@ func Nested[A, O any](ctx context.Context, parent *Component, token, name string
 	if err != nil {
 		return zero, &StepError{Token: token, Name: name, Step: "encode outputs", Err: err}
 	}
-	outputs = parent.secrets.mark(outputs)
+	outputs = child.seal(outputs)
 	if err := parent.provider.checkOutputs(ctx, token, name, resp.URN, outputs); err != nil {
 		return zero, err
 	}

@@ -73,7 +73,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		token: req.Type, name: req.Name, urn: own.URN,
 		inputs: req.Inputs, opts: o, info: req.Info,
 		provider: p, monitor: monitor, pending: &sync.WaitGroup{},
-		secrets: newSecretSet(req.Inputs, req.Info.Config), inputSecrets: newSecretSet(req.Inputs),
+		secrets: newSecretSet(req.Info.Config), inputSecrets: newSecretSet(req.Inputs),
 	}
 	if n := req.Info.Parallel; n > 0 {
 		c.window = newWindow(n)
@@ -87,7 +87,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 	if err != nil {
 		return constructResponse{}, err
 	}
-	outputs = c.secrets.mark(markSecret(outputs, o.AdditionalSecretOutputs))
+	outputs = c.seal(markSecret(outputs, o.AdditionalSecretOutputs))
 	if err := p.checkOutputs(ctx, req.Type, req.Name, own.URN, outputs); err != nil {
 		return constructResponse{}, err
 	}

@@ -10,7 +10,9 @@ import (
 )
 
 // A FunctionFunc serves a provider function (Invoke). Its arguments are
-// always known and never secret: the host rejects others before calling it.
+// always known: the host rejects unknown ones before calling it. They are
+// decoded as component inputs are: a secret that reaches a plain Go field
+// makes every result secret; a property.Value field keeps it exact.
 type FunctionFunc[A, R any] func(ctx context.Context, args A) (R, error)
 
 type function func(ctx context.Context, args property.Map) (property.Map, error)
@@ -33,7 +35,11 @@ func WithFunction[A, R any](token string, fn FunctionFunc[A, R]) Option {
 				return property.Map{}, err
 			}
 			m, err := typed.Encode(r)
-			return unknownIf(lost, m), err
+			if len(lost.Secret) > 0 {
+				p.warnSecretArgs(ctx, token, "", lost.Secret)
+				m = allSecret(m) // computed from a secret the host lost track of
+			}
+			return unknownIf(lost.Unknown, m), err
 		}
 		p.shapes[token] = shapeOf[A, R]()
 		return nil
@@ -45,9 +51,9 @@ type invokeResponse struct {
 	Failures []PropertyError
 }
 
-// invoke runs a function. Following the provider implementer's guide,
-// arguments must be known and must not be secret; such arguments come back
-// as failures naming the property.
+// invoke runs a function. Arguments must be known: an unknown one comes back
+// as a failure naming the property. Secret ones are welcome; see
+// [WithFunction] for what their results are.
 func (p *Provider) invoke(ctx context.Context, token string, args property.Map) (invokeResponse, error) {
 	fn, ok := p.functions[token]
 	if !ok {
@@ -58,8 +64,6 @@ func (p *Provider) invoke(ctx context.Context, token string, args property.Map) 
 		switch {
 		case v.HasComputed():
 			failures = append(failures, PropertyError{Path: k, Reason: "must be known: functions run during preview too, so their arguments cannot depend on values known only after an update"})
-		case v.HasSecrets():
-			failures = append(failures, PropertyError{Path: k, Reason: "must not be secret: a function's result would reveal it; pass a plain value"})
 		}
 	}
 	if p.schema != nil {

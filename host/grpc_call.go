@@ -94,10 +94,7 @@ func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pul
 		s.logPanic(ctx, err, args)
 		return nil, errorToStatus(err, args)
 	}
-	out := &pulumirpc.InvokeResponse{}
-	for _, f := range resp.Failures {
-		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: f.Reason})
-	}
+	out := &pulumirpc.InvokeResponse{Failures: checkFailures(resp.Failures, args)}
 	if len(out.Failures) == 0 {
 		if out.Return, err = toWire(resp.Return); err != nil {
 			return nil, errorToStatus(err, args)

@@ -748,49 +748,6 @@ type passOut struct {
 	Greeting string `pulumi:"greeting"`
 }
 
-// A secret decoded into a plain Go field and handed to a child, or returned
-// as an output, stays secret, also inside a longer string: the host
-// recognises its plaintext.
-func TestSecretsSurvivePlainFields(t *testing.T) {
-	t.Parallel()
-	mon := fakemonitor.Start(t)
-	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
-		func(ctx context.Context, c *host.Component, args passArgs) (passOut, error) {
-			_, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
-				Type: "test:index:Thing", Name: "child", Custom: true,
-				Inputs: property.NewMap(map[string]property.Value{
-					"password": property.New(args.Password),
-					"list":     property.New([]property.Value{property.New(args.Password), property.New("plain")}),
-					"url":      property.New("https://admin:" + args.Password + "@example.com"),
-				}),
-			})
-			return passOut{Echo: args.Password, Greeting: "Hello, " + args.Password}, err
-		}))
-	req := constructReq(mon, "test:index:Vault", "v", nil)
-	req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{
-		"password": resource.MakeSecret(resource.NewProperty("hunter2")),
-	}, plugin.MarshalOptions{KeepSecrets: true})
-	resp, err := client.Construct(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var child fakemonitor.Registration
-	for _, r := range mon.Registrations() {
-		if r.Name == "child" {
-			child = r
-		}
-	}
-	list := child.Inputs.Get("list").AsArray()
-	if !child.Inputs.Get("password").Secret() || !list.Get(0).Secret() || list.Get(1).Secret() ||
-		!child.Inputs.Get("url").Secret() {
-		t.Errorf("child inputs = %v, want the password secret wherever it appears, and only there", child.Inputs)
-	}
-	state, _ := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepSecrets: true})
-	if !state["echo"].IsSecret() || !state["greeting"].IsSecret() {
-		t.Errorf("outputs = %v, want echo and greeting secret", state)
-	}
-}
-
 // In a preview, an unknown input in a plain field reads as its zero value,
 // so outputs computed from it would be wrong: every output is unknown.
 func TestUnknownInPlainFieldMakesOutputsUnknown(t *testing.T) {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -34,6 +35,20 @@ type Provider struct {
 	config     configState
 	engineAddr string
 	engine     *monitorclient.EngineClient
+
+	warnedSecrets sync.Map // token and argument paths already warned of: true
+}
+
+// warnSecretArgs warns, once per process for each token and set of paths,
+// that secret arguments reached plain Go values, so all that token's code
+// produces is marked secret.
+func (p *Provider) warnSecretArgs(ctx context.Context, token, urn string, paths []string) {
+	key := token + "\x00" + strings.Join(paths, ",")
+	if _, warned := p.warnedSecrets.LoadOrStore(key, true); warned {
+		return
+	}
+	p.log(ctx, monitorclient.SeverityWarning, urn, fmt.Sprintf("%s: secret arguments reached plain Go values (%s), so everything it registers and returns is marked secret; "+
+		"declare those fields as property.Value to keep secrets exact", token, strings.Join(paths, ", ")))
 }
 
 // Option configures a [Provider].

@@ -32,11 +32,14 @@ resources:
 `
 
 // plainDoc answers every Read with plain values, as a backend reading
-// live state does.
+// live state does. With exact set it says it marks its own secrets.
 type plainDoc struct {
 	slowResource
 	ins, outs property.Map
+	exact     bool
 }
+
+func (d plainDoc) ExactSecrets() bool { return d.exact }
 
 func (d plainDoc) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
 	return host.ReadResponse{ID: req.ID, Inputs: d.ins, Outputs: d.outs}, nil
@@ -123,6 +126,7 @@ func TestReadKeepsOldSecrets(t *testing.T) {
 			"etag": str("e2"), "token": str("tok"), "password": str("pw"),
 		}),
 	}
+	backend.exact = true
 	ins, outs := readDoc(t, backend, olds, state)
 	// A secret nested in meta makes all of meta secret.
 	wantSecret(t, "inputs", ins, "content", "meta")
@@ -130,6 +134,13 @@ func TestReadKeepsOldSecrets(t *testing.T) {
 	if v := outs["content"]; !v.IsSecret() || v.SecretValue().Element.StringValue() != "<p>news</p>" {
 		t.Errorf("content = %v, want the backend's value", v)
 	}
+
+	// A backend that does not mark its own secrets: with a secret among
+	// the inputs, every output is secret, etag (computed from content) too.
+	backend.exact = false
+	ins, outs = readDoc(t, backend, olds, state)
+	wantSecret(t, "inputs", ins, "content", "meta")
+	wantSecret(t, "outputs", outs, "title", "content", "meta", "etag", "token", "password")
 }
 
 // An import reads with no old values: the schema's secret properties are
@@ -137,8 +148,9 @@ func TestReadKeepsOldSecrets(t *testing.T) {
 func TestImportReadMarksSchemaSecrets(t *testing.T) {
 	t.Parallel()
 	backend := plainDoc{
-		ins:  property.NewMap(map[string]property.Value{"title": property.New("t"), "password": property.New("pw")}),
-		outs: property.NewMap(map[string]property.Value{"title": property.New("t"), "password": property.New("pw")}),
+		ins:   property.NewMap(map[string]property.Value{"title": property.New("t"), "password": property.New("pw")}),
+		outs:  property.NewMap(map[string]property.Value{"title": property.New("t"), "password": property.New("pw")}),
+		exact: true,
 	}
 	ins, outs := readDoc(t, backend, nil, nil)
 	wantSecret(t, "inputs", ins, "password")

@@ -30,6 +30,15 @@ type ResourceWithDiff interface {
 	Diff(ctx context.Context, req DiffRequest) (DiffResponse, error)
 }
 
+// ResourceWithExactSecrets marks the secrets of its outputs itself, exactly,
+// when ExactSecrets returns true. The host then adds only the schema's
+// secret properties and outputs named after a secret input. For any other
+// backend, every output is secret once any input is: the host cannot tell
+// which outputs were computed from it.
+type ResourceWithExactSecrets interface {
+	ExactSecrets() bool
+}
+
 // ResourceInfo identifies the resource a request is about.
 type ResourceInfo struct {
 	URN  string

@@ -221,7 +221,7 @@ func (p *Provider) readSecrets(req ReadRequest, inputs, outputs property.Map) (p
 			outputs = outputs.Set(k, v.WithSecret(true))
 		}
 	}
-	return inputs, p.secretOutputs(req.Type, inputs, outputs)
+	return inputs, p.secretOutputs(req.Type, inputs, outputs, req.Inputs)
 }
 
 func (p *Provider) delete(ctx context.Context, req DeleteRequest) error {
@@ -262,7 +262,18 @@ func (p *Provider) previewOutputs(token string, inputs property.Map) property.Ma
 
 // secretOutputs marks outputs secret that the schema declares secret or
 // whose same-named input was secret.
-func (p *Provider) secretOutputs(token string, inputs, outputs property.Map) property.Map {
+//
+// Unless the backend marks its secrets itself ([ResourceWithExactSecrets]),
+// every output is secret once any input (or, on Read, old input) is: the
+// host cannot tell which outputs were computed from it.
+func (p *Provider) secretOutputs(token string, inputs, outputs property.Map, oldInputs ...property.Map) property.Map {
+	if exact, ok := p.resources[token].(ResourceWithExactSecrets); !ok || !exact.ExactSecrets() {
+		for _, m := range append(oldInputs, inputs) {
+			if property.New(m).HasSecrets() {
+				return allSecret(outputs)
+			}
+		}
+	}
 	spec, _ := p.resourceSchema(token)
 	for k, v := range outputs.All {
 		if spec.Properties[k].Secret || inputs.Get(k).Secret() {

@@ -183,6 +183,13 @@ type ObjectArgs struct {
 	CacheSeconds int    `pulumi:"cacheSeconds,optional"`
 }
 
+var _ host.ResourceWithExactSecrets = Object{}
+
+// ExactSecrets says Object marks its own secrets: etag and size are
+// computed from content and are secret when it is; bucket, key and url
+// never hold it.
+func (Object) ExactSecrets() bool { return true }
+
 func (r Object) write(ctx context.Context, inputs property.Map) (property.Map, error) {
 	st, err := r.b.get()
 	if err != nil {
@@ -200,16 +207,18 @@ func (r Object) write(ctx context.Context, inputs property.Map) (property.Map, e
 	if err != nil {
 		return property.Map{}, fmt.Errorf("write object %s/%s: %w", args.Bucket, args.Key, err)
 	}
-	return objectState(st, args)
+	return objectState(st, args, inputs.Get("content").Secret())
 }
 
-func objectState(st *storage.Store, args ObjectArgs) (property.Map, error) {
+// objectState is an object's outputs; etag and size are secret when the
+// content they are computed from is.
+func objectState(st *storage.Store, args ObjectArgs, secretContent bool) (property.Map, error) {
 	out, err := host.Encode(args)
 	if err != nil {
 		return out, err
 	}
-	out = out.Set("etag", property.New(storage.ETag(args.Content)))
-	out = out.Set("size", property.New(float64(len(args.Content))))
+	out = out.Set("etag", property.New(storage.ETag(args.Content)).WithSecret(secretContent))
+	out = out.Set("size", property.New(float64(len(args.Content))).WithSecret(secretContent))
 	out = out.Set("url", property.New(st.Endpoint(args.Bucket)+"/"+args.Key))
 	return out, nil
 }
@@ -259,7 +268,7 @@ func (r Object) Read(ctx context.Context, req host.ReadRequest) (host.ReadRespon
 	if err != nil {
 		return host.ReadResponse{}, err
 	}
-	out, err := objectState(st, args)
+	out, err := objectState(st, args, req.Inputs.Get("content").Secret() || req.Outputs.Get("content").Secret())
 	return host.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, err
 }
 

@@ -318,7 +318,8 @@ func TestObjectBackend(t *testing.T) {
 }
 
 // A refresh of an object whose content is secret (the examples' `news`
-// page) keeps it secret: the engine stores the Read answer as is.
+// page) keeps it secret, and what is computed from it (etag, size): the
+// engine stores the Read answer as is.
 func TestObjectRefreshKeepsSecretContent(t *testing.T) {
 	t.Parallel()
 	f := newBackend(t)
@@ -326,8 +327,8 @@ func TestObjectRefreshKeepsSecretContent(t *testing.T) {
 	ins := objectInputs(bucket, "extra/news.html", "<p>Big news</p>")
 	ins["content"] = resource.MakeSecret(ins["content"])
 	id, out := f.create(objectType, "news", ins)
-	if !out["content"].IsSecret() {
-		t.Fatalf("create outputs = %v, want content secret", out)
+	if !out["content"].IsSecret() || !out["etag"].IsSecret() || !out["size"].IsSecret() || out["url"].IsSecret() {
+		t.Fatalf("create outputs = %v, want content, etag and size secret, and only those", out)
 	}
 	resp, err := f.srv.Read(context.Background(), &pulumirpc.ReadRequest{
 		Urn: urnOf(objectType, "news"), Name: "news", Type: objectType, Id: id,
@@ -339,8 +340,9 @@ func TestObjectRefreshKeepsSecretContent(t *testing.T) {
 	readIns, state := f.unwire(resp.GetInputs()), f.unwire(resp.GetProperties())
 	for what, m := range map[string]resource.PropertyMap{"inputs": readIns, "outputs": state} {
 		for k, v := range m {
-			if v.IsSecret() != (k == "content") {
-				t.Errorf("refreshed %s %s = %v, want only content secret", what, k, v)
+			fromContent := k == "content" || (what == "outputs" && (k == "etag" || k == "size"))
+			if v.IsSecret() != fromContent {
+				t.Errorf("refreshed %s %s = %v, want only content and what is computed from it secret", what, k, v)
 			}
 		}
 	}
@@ -491,6 +493,17 @@ func TestGetObject(t *testing.T) {
 		t.Fatalf("getObject = %v, failures %v", ret, failures)
 	}
 
+	// A secret argument reaches a plain field: every result is secret.
+	ret, failures = f.invoke(args(resource.MakeSecret(s("b")), s("note.txt")))
+	if len(failures) > 0 || len(ret) == 0 {
+		t.Fatalf("getObject with a secret bucket = %v, failures %v", ret, failures)
+	}
+	for k, v := range ret {
+		if !v.IsSecret() {
+			t.Errorf("getObject with a secret bucket: %s = %v, want secret", k, v)
+		}
+	}
+
 	cases := []struct {
 		name string
 		args resource.PropertyMap
@@ -501,7 +514,6 @@ func TestGetObject(t *testing.T) {
 		{"missing bucket", args(s("nope"), s("note.txt")), "key", `no object "note.txt" in bucket "nope"`},
 		{"missing argument", resource.PropertyMap{"bucket": s("b")}, "key", `missing required property "key"`},
 		{"wrong type", args(resource.NewProperty(1.0), s("note.txt")), "bucket", "expected a string"},
-		{"secret argument", args(resource.MakeSecret(s("b")), s("note.txt")), "bucket", "must not be secret"},
 		{"unknown argument", args(s("b"), resource.MakeComputed(s(""))), "key", "must be known"},
 	}
 	for _, tc := range cases {

@@ -265,8 +265,6 @@ func malformedCases() []malformedCase {
 			invoke("sitekit:index:nope", resource.PropertyMap{})},
 		{"Invoke", "unknown (computed) argument", "getObject `key`: unknown", "key",
 			invoke("sitekit:index:getObject", resource.PropertyMap{"bucket": resource.NewProperty("b"), "key": unknown})},
-		{"Invoke", "secret argument", "getObject `key`: secret", "key",
-			invoke("sitekit:index:getObject", resource.PropertyMap{"bucket": resource.NewProperty("b"), "key": resource.MakeSecret(resource.NewProperty("k"))})},
 		{"Invoke", "unknown argument name", "getObject `colour: \"red\"`", "colour",
 			invoke("sitekit:index:getObject", resource.PropertyMap{"bucket": resource.NewProperty("b"), "key": resource.NewProperty("k"), "colour": resource.NewProperty("red")})},
 		{"Invoke", "wrong argument type", "getObject `bucket: 1`", "bucket",

@@ -105,29 +105,37 @@ func layoutOf(t reflect.Type) (*layout, error) {
 	return actual.(*layout), nil
 }
 
+// Lost lists the markers a decode could not keep: the paths of fields that
+// cannot carry them (any but property.Value, and property.Map for what is
+// inside it).
+type Lost struct {
+	Unknown []string // left at their zero value for an unknown
+	Secret  []string // given a secret's plaintext
+}
+
 // Decode fills the struct pointed to by dst from m. Secrets are decoded by
-// their plaintext. An unknown value leaves its field at its zero value, and
-// the paths of those fields are returned; property.Value fields hold the
-// unknown and are not among them. Every mismatch is reported.
-func Decode(m property.Map, dst any) (unknown []string, err error) {
+// their plaintext and unknowns leave their field at its zero value; the
+// paths of such fields are returned. property.Value fields keep both
+// markers and are not among them. Every mismatch is reported.
+func Decode(m property.Map, dst any) (Lost, error) {
 	rv := reflect.ValueOf(dst)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
-		return nil, fmt.Errorf("typed.Decode: want a non-nil pointer to a struct, got %T", dst)
+		return Lost{}, fmt.Errorf("typed.Decode: want a non-nil pointer to a struct, got %T", dst)
 	}
 	d := decoder{}
 	if err := d.object("", m, rv.Elem()); err != nil {
-		return nil, err
+		return Lost{}, err
 	}
 	if len(d.errs) > 0 {
 		sort.Slice(d.errs, func(i, j int) bool { return d.errs[i].Path < d.errs[j].Path })
-		return nil, d.errs
+		return Lost{}, d.errs
 	}
-	return d.unknown, nil
+	return d.lost, nil
 }
 
 type decoder struct {
-	errs    Errors
-	unknown []string // paths of fields left at zero for an unknown value
+	errs Errors
+	lost Lost
 }
 
 func (d *decoder) fail(path, format string, args ...any) {
@@ -166,23 +174,30 @@ func (d *decoder) object(path string, m property.Map, sv reflect.Value) error {
 
 func (d *decoder) value(path string, v property.Value, dst reflect.Value) error {
 	t := dst.Type()
-	switch t {
-	case valueType:
+	if t == valueType {
 		dst.Set(reflect.ValueOf(v))
 		return nil
-	case mapType:
+	}
+	switch {
+	case t.Kind() == reflect.Pointer: // its element records what it loses
+	case v.Secret(), t.Kind() == reflect.Interface && v.HasSecrets():
+		// The field gets the plaintext; what is nested in a property.Map,
+		// a slice, a map or a struct records its own.
+		d.lost.Secret = append(d.lost.Secret, path)
+	}
+	if t == mapType {
 		switch {
 		case v.IsMap():
 			dst.Set(reflect.ValueOf(v.AsMap()))
 		case v.IsComputed():
-			d.unknown = append(d.unknown, path)
+			d.lost.Unknown = append(d.lost.Unknown, path)
 		default:
 			d.fail(path, "expected an object, got %s", Describe(v))
 		}
 		return nil
 	}
 	if v.IsComputed() {
-		d.unknown = append(d.unknown, path)
+		d.lost.Unknown = append(d.lost.Unknown, path)
 		return nil
 	}
 	switch t.Kind() {

@@ -95,11 +95,34 @@ func TestDecodeReportsUnknowns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"l[1]", "o.n", "props", "s"}; !slices.Equal(sorted(got), want) {
-		t.Errorf("unknown = %q, want %q", got, want)
+	if want := []string{"l[1]", "o.n", "props", "s"}; !slices.Equal(sorted(got.Unknown), want) {
+		t.Errorf("unknown = %q, want %q", got.Unknown, want)
 	}
-	if got, _ := Decode(m(map[string]property.Value{"s": property.New("x")}), &a); got != nil {
-		t.Errorf("unknown = %q with every value known", got)
+	if got, _ := Decode(m(map[string]property.Value{"s": property.New("x")}), &a); got.Unknown != nil || got.Secret != nil {
+		t.Errorf("lost = %+v with every value known and plain", got)
+	}
+}
+
+// Secrets decoded into fields that cannot carry the marker are reported by
+// path, at any depth; property.Value fields keep them and are not.
+func TestDecodeReportsSecrets(t *testing.T) {
+	t.Parallel()
+	secret := func(v property.Value) property.Value { return v.WithSecret(true) }
+	var a args
+	got, err := Decode(m(map[string]property.Value{
+		"s": secret(property.New("pw")), "l": property.New([]property.Value{property.New("a"), secret(property.New("b"))}),
+		"o":   property.New(map[string]property.Value{"n": secret(property.New(3.0))}),
+		"raw": secret(property.New("d")), "b": secret(property.New(true)),
+		"props": property.New(map[string]property.Value{"k": secret(property.New("e"))}),
+	}), &a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"b", "l[1]", "o.n", "s"}; !slices.Equal(sorted(got.Secret), want) {
+		t.Errorf("secret = %q, want %q", got.Secret, want)
+	}
+	if got, _ := Decode(m(map[string]property.Value{"s": property.New("x"), "props": secret(property.New(map[string]property.Value{}))}), &a); !slices.Equal(got.Secret, []string{"props"}) {
+		t.Errorf("secret = %q, want the secret map itself", got.Secret)
 	}
 }
 
