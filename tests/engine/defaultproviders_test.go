@@ -79,6 +79,11 @@ func TestVersionedDefaultProvider(t *testing.T) {
 	if v := prov.Inputs.Get("version"); !v.IsString() || v.AsString() != "0.1.0" {
 		t.Fatalf("default provider inputs %v, want version 0.1.0", prov.Inputs)
 	}
+	// As the real engine's providers.SetProviderVersion, a version comes
+	// with an (empty) "__internal" object.
+	if in := prov.Inputs.Get("__internal"); !in.IsMap() || in.AsMap().Len() != 0 {
+		t.Fatalf("default provider inputs %v, want __internal: {}", prov.Inputs)
+	}
 	ref := defProv010 + "::" + prov.ID
 	if rs[compChildC].Provider != ref || rs[thingURN("plain")].Provider != ref || invokedBy != prov.ID {
 		t.Fatalf("c-child uses %q, plain %q, invoke served by %q; want %q", rs[compChildC].Provider,
@@ -88,6 +93,9 @@ func TestVersionedDefaultProvider(t *testing.T) {
 	// the real engine's RegisterResource.
 	if v := rs[explicit].Inputs.Get("version"); !v.IsString() || v.AsString() != "0.1.0" {
 		t.Fatalf("explicit provider inputs %v, want version 0.1.0", rs[explicit].Inputs)
+	}
+	if in := rs[explicit].Inputs.Get("__internal"); !in.IsMap() || in.AsMap().Len() != 0 {
+		t.Fatalf("explicit provider inputs %v, want __internal: {}", rs[explicit].Inputs)
 	}
 	// stack, provider, c, c-child, plain, explicit.
 	if len(rs) != 6 {
@@ -107,6 +115,9 @@ func TestUnversionedDefaultProvider(t *testing.T) {
 	}
 	if _, ok := rs[defProv].Inputs.GetOk("version"); ok {
 		t.Fatalf("default provider inputs %v, want no version", rs[defProv].Inputs)
+	}
+	if _, ok := rs[defProv].Inputs.GetOk("__internal"); ok {
+		t.Fatalf("default provider inputs %v, want no __internal", rs[defProv].Inputs)
 	}
 	if want := defProv + "::" + rs[defProv].ID; rs[compChildC].Provider != want {
 		t.Fatalf("c-child uses %q, want %q", rs[compChildC].Provider, want)

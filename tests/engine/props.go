@@ -278,6 +278,31 @@ func annotateSecretOutputs(s *resState) []string {
 	return warnings
 }
 
+// setProviderVersion and setProviderURL record a provider resource's plugin
+// in its inputs as the real engine's providers.SetProviderVersion and
+// SetProviderURL do: the version at the top level, the download URL in the
+// engine-internal "__internal" object, which either creates (so a versioned
+// provider has "__internal": {}).
+func setProviderVersion(inputs resource.PropertyMap, version string) {
+	providerInternal(inputs)
+	inputs["version"] = resource.NewProperty(version)
+}
+
+func setProviderURL(inputs resource.PropertyMap, url string) {
+	providerInternal(inputs)["pluginDownloadURL"] = resource.NewProperty(url)
+}
+
+// providerInternal returns the "__internal" object of a provider's inputs,
+// adding an empty one if there is none.
+func providerInternal(inputs resource.PropertyMap) resource.PropertyMap {
+	if in := inputs["__internal"]; in.IsObject() {
+		return in.ObjectValue()
+	}
+	m := resource.PropertyMap{}
+	inputs["__internal"] = resource.NewProperty(m)
+	return m
+}
+
 // filterProviderConfig drops the engine-internal "__internal" key.
 func filterProviderConfig(m resource.PropertyMap) resource.PropertyMap {
 	out := resource.PropertyMap{}

@@ -452,12 +452,10 @@ func (d *deployment) defaultProviderRef(ctx context.Context, pkg tokens.Package,
 		inputs[resource.PropertyKey(name)] = pv
 	}
 	if v != nil {
-		inputs["version"] = resource.NewProperty(v.String())
+		setProviderVersion(inputs, v.String())
 	}
 	if downloadURL != "" {
-		inputs["__internal"] = resource.NewProperty(resource.PropertyMap{
-			"pluginDownloadURL": resource.NewProperty(downloadURL),
-		})
+		setProviderURL(inputs, downloadURL)
 	}
 	st, err := d.register(ctx, &goal{
 		Type:   providers.MakeProviderType(pkg),

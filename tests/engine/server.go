@@ -381,10 +381,10 @@ func (m *monitorServer) RegisterResource(ctx context.Context, req *pulumirpc.Reg
 			}
 		}
 		if v != "" {
-			props["version"] = resource.NewProperty(v)
+			setProviderVersion(props, v)
 		}
 		if u != "" {
-			props["__internal"] = resource.NewProperty(resource.PropertyMap{"pluginDownloadURL": resource.NewProperty(u)})
+			setProviderURL(props, u)
 		}
 	}
 
