@@ -50,6 +50,10 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	plugins := filepath.Dir(buildPlugin(t, t.TempDir()))
+	// The secretbox test package (tests/internal/secretbox), beside sitekit.
+	if msg, err := exec.Command("go", "build", "-o", plugins, "./internal/secretbox/cmd/pulumi-resource-secretbox").CombinedOutput(); err != nil {
+		t.Fatalf("building the secretbox provider: %v\n%s", err, msg)
+	}
 	// A build whose storage fails on demand (SITEKIT_FAULT), for fault scripts.
 	faulty := buildPlugin(t, t.TempDir(), "-tags", "faultinject")
 	testscript.Run(t, testscript.Params{
