@@ -5,7 +5,13 @@
 //
 // The CLI starts `pulumi-language-<runtime>` from PATH; tests/setup.sh
 // installs this adapter under those names in tests/.deps/bin, and the e2e
-// tests register it as testscript commands. Start with [Main]. Code
-// generation, `pulumi new` and source plugins are not served: those RPCs
-// answer Unimplemented and the CLI says so.
+// tests register it as testscript commands. Start with [Main].
+//
+// SDK generation (`pulumi package gen-sdk`, `pulumi package add`) is served
+// by a [Generator] given with [WithGenerator]; without one, GeneratePackage
+// and Link answer Unimplemented. Pulumi's generators are in pkg/v3, which
+// this module does not require: the build in tests/setup.sh comes from
+// tests/tools/langhost, a module of its own that wraps this package with
+// them. `pulumi new`, program generation and source plugins are not served:
+// those RPCs answer Unimplemented and the CLI says so.
 package langhost

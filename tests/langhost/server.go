@@ -10,6 +10,8 @@ import (
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
@@ -23,37 +25,75 @@ const Version = "0.1.0"
 
 // Server is a LanguageRuntime for one runtime (go, nodejs or python).
 type Server struct {
-	// Unimplemented on purpose: code generation, templates and source
-	// plugins are optional RPCs the CLI falls back from or reports.
+	// Unimplemented on purpose: program generation, templates, packing and
+	// source plugins are optional RPCs the CLI falls back from or reports.
 	pulumirpc.UnimplementedLanguageRuntimeServer
 
 	runtime    string
 	engineAddr string
+	gen        Generator
 }
 
 var _ pulumirpc.LanguageRuntimeServer = (*Server)(nil)
 
+// Generator generates SDKs for the CLI's `pulumi package gen-sdk` and
+// `pulumi package add`, and links them into programs (`package add`). This
+// package has none: Pulumi's generators live in pkg/v3, which stays out of
+// the main module's graph. tests/tools/langhost, a module of its own, serves
+// this host with one backed by pkg/v3's codegen.
+type Generator interface {
+	// GeneratePackage writes the SDK for req.Schema into req.Directory.
+	GeneratePackage(context.Context, *pulumirpc.GeneratePackageRequest) (*pulumirpc.GeneratePackageResponse, error)
+	// Link adds the generated SDKs in req.Packages to the program's project
+	// files and says how to import them.
+	Link(context.Context, *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error)
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithGenerator makes the server answer GeneratePackage and Link with g.
+func WithGenerator(g Generator) Option { return func(s *Server) { s.gen = g } }
+
 // NewServer returns the language host for runtime, talking to the engine at
 // engineAddr (the address the CLI passes on the command line).
-func NewServer(runtime, engineAddr string) (*Server, error) {
+func NewServer(runtime, engineAddr string, opts ...Option) (*Server, error) {
 	switch runtime {
 	case "go", "nodejs", "python":
 	default:
 		return nil, fmt.Errorf("langhost: unsupported runtime %q (supported: go, nodejs, python)", runtime)
 	}
-	return &Server{runtime: runtime, engineAddr: engineAddr}, nil
+	s := &Server{runtime: runtime, engineAddr: engineAddr}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
+}
+
+// RuntimeFromName picks the runtime from the name the command runs as
+// (os.Args[0]): pulumi-language-go, -nodejs or -python.
+func RuntimeFromName(arg0 string) (string, error) {
+	name := strings.TrimSuffix(filepath.Base(arg0), ".exe")
+	runtime, ok := strings.CutPrefix(name, "pulumi-language-")
+	switch {
+	case !ok || runtime == "polyhost":
+		return "", errors.New("install this command as pulumi-language-go, -nodejs or -python; the name picks the runtime")
+	case runtime != "go" && runtime != "nodejs" && runtime != "python":
+		return "", fmt.Errorf("unsupported runtime %q in the command's name %s (supported: go, nodejs, python)", runtime, name)
+	}
+	return runtime, nil
 }
 
 // Main serves the language host for runtime: args are the command line the
 // CLI gives (flags, then the engine address). It prints the port on the first
 // line of stdout, as plugins must, and returns the exit status.
-func Main(runtime string, args []string) int {
+func Main(runtime string, args []string, opts ...Option) int {
 	engineAddr, err := engineAddress(args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pulumi-language-%s: %v\n", runtime, err)
 		return 1
 	}
-	srv, err := NewServer(runtime, engineAddr)
+	srv, err := NewServer(runtime, engineAddr, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -123,6 +163,30 @@ func (s *Server) GetRequiredPackages(_ context.Context, req *pulumirpc.GetRequir
 		})
 	}
 	return out, nil
+}
+
+// GeneratePackage generates an SDK with the server's Generator; without
+// one it answers Unimplemented, naming the build that has one.
+func (s *Server) GeneratePackage(ctx context.Context, req *pulumirpc.GeneratePackageRequest) (*pulumirpc.GeneratePackageResponse, error) {
+	if s.gen == nil {
+		return nil, s.noGenerator("GeneratePackage")
+	}
+	return s.gen.GeneratePackage(ctx, req)
+}
+
+// Link links generated SDKs into a program with the server's Generator;
+// without one it answers Unimplemented.
+func (s *Server) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
+	if s.gen == nil {
+		return nil, s.noGenerator("Link")
+	}
+	return s.gen.Link(ctx, req)
+}
+
+func (s *Server) noGenerator(method string) error {
+	return status.Errorf(codes.Unimplemented,
+		"%s: this build of the polyhost test language host (pulumi-language-%s) has no code generator; "+
+			"the one tests/setup.sh builds from tests/tools/langhost into tests/.deps/bin has Pulumi's", method, s.runtime)
 }
 
 // GetPluginInfo reports the adapter's version.

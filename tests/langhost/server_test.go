@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 func TestEngineAddress(t *testing.T) {
@@ -108,5 +110,64 @@ func TestRequiredPackagesOnlyForNode(t *testing.T) {
 				t.Errorf("package = %+v, want resource sitekit 0.1.0", p)
 			}
 		}
+	}
+}
+
+func TestRuntimeFromName(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		arg0, want string
+		wantErr    bool
+	}{
+		{arg0: "/x/pulumi-language-go", want: "go"},
+		{arg0: "pulumi-language-nodejs", want: "nodejs"},
+		{arg0: "/x/pulumi-language-python.exe", want: "python"},
+		{arg0: "/x/pulumi-language-polyhost", wantErr: true},
+		{arg0: "/x/pulumi-language-dotnet", wantErr: true},
+		{arg0: "langhost", wantErr: true},
+	} {
+		got, err := RuntimeFromName(tc.arg0)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("RuntimeFromName(%q) = %q, %v; want %q, error %v", tc.arg0, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+type fakeGenerator struct{ gen, link int }
+
+func (f *fakeGenerator) GeneratePackage(context.Context, *pulumirpc.GeneratePackageRequest) (*pulumirpc.GeneratePackageResponse, error) {
+	f.gen++
+	return &pulumirpc.GeneratePackageResponse{}, nil
+}
+
+func (f *fakeGenerator) Link(context.Context, *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
+	f.link++
+	return &pulumirpc.LinkResponse{ImportInstructions: "import it"}, nil
+}
+
+// Without a generator, GeneratePackage and Link answer Unimplemented naming
+// the build that has one; with one, they call it.
+func TestGeneratorIsPluggable(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	bare, _ := NewServer("nodejs", "x")
+	if _, err := bare.GeneratePackage(ctx, &pulumirpc.GeneratePackageRequest{}); status.Code(err) != codes.Unimplemented ||
+		!strings.Contains(err.Error(), "tests/tools/langhost") {
+		t.Errorf("GeneratePackage without a generator = %v, want Unimplemented naming tests/tools/langhost", err)
+	}
+	if _, err := bare.Link(ctx, &pulumirpc.LinkRequest{}); status.Code(err) != codes.Unimplemented {
+		t.Errorf("Link without a generator = %v, want Unimplemented", err)
+	}
+	gen := &fakeGenerator{}
+	srv, _ := NewServer("nodejs", "x", WithGenerator(gen))
+	if _, err := srv.GeneratePackage(ctx, &pulumirpc.GeneratePackageRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.Link(ctx, &pulumirpc.LinkRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gen.gen != 1 || gen.link != 1 || resp.ImportInstructions != "import it" {
+		t.Errorf("generator called %d/%d times, instructions %q; want 1/1 and the generator's", gen.gen, gen.link, resp.ImportInstructions)
 	}
 }
