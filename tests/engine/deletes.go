@@ -54,6 +54,7 @@ func (d *deployment) deleteOne(ctx context.Context, old *resState, replacing, pe
 				URN: old.URN, Name: old.URN.Name(), Type: old.URN.Type(), ID: old.ID,
 				Inputs: old.Inputs, Outputs: old.Outputs, Timeout: old.CustomTimeouts.Delete,
 			}); err != nil {
+				d.stepFailed(op, old)
 				return &stepError{urn: old.URN, err: fmt.Errorf("delete: %w", err)}
 			}
 		}

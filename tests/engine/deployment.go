@@ -283,6 +283,27 @@ func (d *deployment) recordStepLocked(op Op, s *resState) {
 	d.steps = append(d.steps, Step{Op: op, URN: string(s.URN), Type: string(s.Type), Custom: s.Custom})
 }
 
+// stepFailed records a step whose provider call failed and committed
+// nothing.
+func (d *deployment) stepFailed(op Op, s *resState) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.steps = append(d.steps, Step{Op: op, URN: string(s.URN), Type: string(s.Type), Custom: s.Custom, Failed: true})
+}
+
+// lastStepFailed marks failed the step just committed for s: a partial
+// failure commits what the provider reported, and the step still failed.
+func (d *deployment) lastStepFailed(s *resState) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i := len(d.steps) - 1; i >= 0; i-- {
+		if d.steps[i].URN == string(s.URN) {
+			d.steps[i].Failed = true
+			return
+		}
+	}
+}
+
 // generateURN builds the URN of a resource per §4.2.
 func (d *deployment) generateURN(parent resource.URN, typ tokens.Type, name string) resource.URN {
 	var parentType tokens.Type

@@ -148,6 +148,10 @@ type Step struct {
 	Custom bool
 	// ResultOp is set on refresh steps: same, update or delete.
 	ResultOp Op
+	// Failed marks a step whose provider call failed. The real engine
+	// reports every step it begins, and then its failure ("creating
+	// failed"); so does this one.
+	Failed bool
 }
 
 // Diagnostic is a message logged by a program, a provider or the engine.

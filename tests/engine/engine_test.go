@@ -294,8 +294,9 @@ func TestFailures(t *testing.T) {
 		}
 	}
 
-	// A failing create: what was created before it is recorded, nothing else.
-	_, err = f.eng.Up(context.Background(), program(func(ctx context.Context, c *client) error {
+	// A failing create: what was created before it is recorded, nothing
+	// else. As in the real engine, the step is reported, failed.
+	failed, err := f.eng.Up(context.Background(), program(func(ctx context.Context, c *client) error {
 		if _, err := c.thing(ctx, "a", map[string]any{"value": "v1"}); err != nil {
 			return err
 		}
@@ -314,6 +315,14 @@ func TestFailures(t *testing.T) {
 	}
 	if _, ok := after[thingURN("d")]; ok {
 		t.Fatal("d failed but was recorded")
+	}
+	if i := slices.IndexFunc(failed.Steps, func(s engine.Step) bool { return s.URN == thingURN("d") }); i < 0 ||
+		failed.Steps[i].Op != engine.OpCreate || !failed.Steps[i].Failed {
+		t.Fatalf("steps of the failed create: %+v", failed.Steps)
+	}
+	if i := slices.IndexFunc(failed.Steps, func(s engine.Step) bool { return s.URN == thingURN("c") }); i < 0 ||
+		failed.Steps[i].Failed {
+		t.Fatalf("steps beside the failed create: %+v", failed.Steps)
 	}
 	if _, ok := after[thingURN("b")]; !ok {
 		t.Fatal("b must not be deleted by a failed update")

@@ -64,9 +64,18 @@ func (d *deployment) importSteps(g *goal, prov ops, news, old *resState, recreat
 }
 
 // importResource reads the resource to import and commits it.
-func (d *deployment) importResource(ctx context.Context, g *goal, prov ops, news, old *resState, recreating bool) error {
+func (d *deployment) importResource(ctx context.Context, g *goal, prov ops, news, old *resState, recreating bool) (err error) {
 	replacing := old != nil && !recreating
 	news.ID, news.ImportID = g.ImportID, g.ImportID
+	op := OpImport
+	if replacing {
+		op = OpImportReplacement
+	}
+	defer func() {
+		if err != nil {
+			d.stepFailed(op, news)
+		}
+	}()
 
 	read, err := prov.Read(ctx, plugin.ReadRequest{
 		URN: news.URN, Name: news.URN.Name(), Type: news.URN.Type(), ID: g.ImportID,
@@ -96,11 +105,11 @@ func (d *deployment) importResource(ctx context.Context, g *goal, prov ops, news
 
 	news.Created, news.Modified = now(), now()
 	if !replacing {
-		d.commit(OpImport, news, old) // old: a row deleted earlier by delete-before-replace
+		d.commit(op, news, old) // old: a row deleted earlier by delete-before-replace
 		return nil
 	}
 	d.markDelete(old)
-	d.commit(OpImportReplacement, news, old)
+	d.commit(op, news, old)
 	d.recordStep(OpReplace, news)
 	return nil
 }

@@ -161,6 +161,10 @@ func TestImport(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "resource 'nope' does not exist") {
 		t.Errorf("import of a missing resource: error %v", err)
 	}
+	if res == nil || !slices.Equal(res.OpsFor(thingURN("gone")), []engine.Op{engine.OpImport}) ||
+		!res.Steps[slices.IndexFunc(res.Steps, func(s engine.Step) bool { return s.URN == thingURN("gone") })].Failed {
+		t.Errorf("the failed import is reported as a failed import step, as the real engine does: %+v", res)
+	}
 	if _, ok := f.resources()[thingURN("gone")]; ok {
 		t.Errorf("failed import of nope recorded")
 	}

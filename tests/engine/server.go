@@ -959,9 +959,11 @@ func (d *deployment) readStep(ctx context.Context, news, old *resState) error {
 			Inputs: news.Inputs, State: news.Inputs,
 		})
 		if err != nil && resp.Status != resource.StatusPartialFailure {
+			d.stepFailed(OpRead, news)
 			return fmt.Errorf("read: %w", err)
 		}
 		if resp.Outputs == nil {
+			d.stepFailed(OpRead, news)
 			return fmt.Errorf("resource '%s' does not exist", news.ID)
 		}
 		news.Outputs = resp.Outputs

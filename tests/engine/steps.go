@@ -832,9 +832,11 @@ func (d *deployment) create(ctx context.Context, prov ops, news, old *resState, 
 		Timeout: news.CustomTimeouts.Create, Preview: d.dryRun,
 	})
 	if err != nil && resp.Status != resource.StatusPartialFailure {
+		d.stepFailed(op, news)
 		return fmt.Errorf("create: %w", err)
 	}
 	if err == nil && !d.dryRun && resp.ID == "" {
+		d.stepFailed(op, news)
 		return errors.New("provider did not return an ID from Create")
 	}
 	news.ID, news.Outputs = resp.ID, resp.Properties
@@ -848,6 +850,7 @@ func (d *deployment) create(ctx context.Context, prov ops, news, old *resState, 
 	}
 	d.commit(op, news, old)
 	if err != nil {
+		d.lastStepFailed(news)
 		return fmt.Errorf("create (partially failed): %w", err)
 	}
 	return nil
@@ -861,6 +864,7 @@ func (d *deployment) update(ctx context.Context, prov ops, g *goal, news, old *r
 		Timeout: news.CustomTimeouts.Update, IgnoreChanges: g.IgnoreChanges, Preview: d.dryRun,
 	})
 	if err != nil && resp.Status != resource.StatusPartialFailure {
+		d.stepFailed(OpUpdate, news)
 		return fmt.Errorf("update: %w", err)
 	}
 	news.Outputs, news.Modified = resp.Properties, now()
@@ -870,6 +874,7 @@ func (d *deployment) update(ctx context.Context, prov ops, g *goal, news, old *r
 	}
 	d.commit(OpUpdate, news, old)
 	if err != nil {
+		d.lastStepFailed(news)
 		return fmt.Errorf("update (partially failed): %w", err)
 	}
 	return nil
