@@ -8,7 +8,8 @@
 #   tests/.deps/bin    the real pulumi CLI and pulumi-language-yaml, built from
 #                      the Go module proxy as pinned in tests/tools (a module
 #                      of its own, out of the main module's graph), and our
-#                      test language host as pulumi-language-go|nodejs|python
+#                      test language host, with Pulumi's SDK generators, as
+#                      pulumi-language-go|nodejs|python (tests/tools/langhost)
 #
 # Environment: POLYHOST_SETUP_PYTHON picks the base interpreter (default python3).
 set -euo pipefail
@@ -86,9 +87,14 @@ else
 fi
 
 # Our language host for Go, Node.js and Python programs under the real CLI
-# (tests/langhost over tests/runner), under the names the CLI looks for.
-# Always rebuilt: it follows the working tree, and the build cache keeps it quick.
-(cd "$tests/.." && go build -o "$bin/pulumi-language-go" ./tests/cmd/pulumi-language-polyhost)
+# (tests/langhost over tests/runner), under the names the CLI looks for, with
+# Pulumi's SDK generators (pkg/v3 codegen) for `pulumi package gen-sdk` and
+# `pulumi package add`. Built from tests/tools/langhost, a module of its own
+# that uses this checkout's tests/langhost through a replace directive, so
+# pkg/v3 stays out of the main module's graph. Always rebuilt: it follows the
+# working tree (the first build compiles pkg/v3's codegen, a minute or two;
+# the build cache keeps later ones quick).
+(cd "$tools/langhost" && go build -o "$bin/pulumi-language-go" .)
 for runtime in nodejs python; do
 	ln -f "$bin/pulumi-language-go" "$bin/pulumi-language-$runtime"
 done
