@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -234,6 +235,18 @@ var realOps = map[string]string{
 	"discarding": "discard", "discard": "discard",
 }
 
+// realOp maps the words after a step's name to its op: the longest label
+// they start with, as the CLI may follow it with a summary of the step's
+// diagnostics ("create 2 warnings", "creating (0s) error: ...").
+func realOp(words []string) (string, bool) {
+	for n := min(len(words), 2); n > 0; n-- {
+		if op, ok := realOps[strings.Join(words[:n], " ")]; ok {
+			return op, true
+		}
+	}
+	return "", false
+}
+
 // realSteps reads the CLI's step lines as sorted "op TYPE NAME", each step
 // once (the CLI prints a line as it starts and another as it ends).
 func realSteps(out string) []string {
@@ -250,7 +263,7 @@ func realSteps(out string) []string {
 		if len(f) < 4 || strings.Count(f[1], ":") < 2 {
 			continue
 		}
-		op, ok := realOps[strings.Join(f[3:], " ")]
+		op, ok := realOp(f[3:])
 		if !ok {
 			continue // a finished step, a diagnostic, or the stack's own line
 		}
@@ -262,4 +275,27 @@ func realSteps(out string) []string {
 	}
 	slices.Sort(steps)
 	return steps
+}
+
+// The CLI's step lines as opsdiff reads them: the op may be followed by a
+// summary of the step's diagnostics, and each step counts once.
+func TestRealSteps(t *testing.T) {
+	out := strings.Join([]string{
+		" +  pulumi:pulumi:Stack p-dev create 2 warnings",
+		" +  sitekit:index:Site site create ",
+		" ++ sitekit:index:Bucket b create replacement [diff: ~provider]",
+		" =  sitekit:index:Object ghost importing (0s) error: resource 'x' does not exist",
+		" =  sitekit:index:Object ghost **importing failed** error: resource 'x' does not exist",
+		" +  sitekit:index:Object page created (0.01s)",
+		"    pulumi:pulumi:Stack p-dev running warning: using pulumi-resource-sitekit from $PATH",
+	}, "\n")
+	want := []string{
+		"create pulumi:pulumi:Stack p-dev",
+		"create sitekit:index:Site site",
+		"create-replacement sitekit:index:Bucket b",
+		"import sitekit:index:Object ghost",
+	}
+	if got := realSteps(out); !slices.Equal(got, want) {
+		t.Fatalf("realSteps:\n got  %q\n want %q", got, want)
+	}
 }
