@@ -997,3 +997,41 @@ func TestOutputCheckHidesPlainFieldSecrets(t *testing.T) {
 		t.Fatalf("error = %v, want count named and the secret hidden", err)
 	}
 }
+
+// New refuses a schema whose names Pulumi's SDK generators turn into code
+// that does not compile, naming each token, the language and why: a resource
+// named Object is a TypeScript class Object (TS2725), a function named delete
+// a TypeScript function named delete.
+func TestNewRefusesNamesSDKsCannotCompile(t *testing.T) {
+	t.Parallel()
+	_, err := host.New("sitekit", host.WithSchema([]byte(`
+name: sitekit
+resources: {sitekit:index:Object: {properties: {key: {type: string}}}}
+`)))
+	want := "provider sitekit: schema: a name that generates invalid code in an SDK language (Pulumi's generators: TypeScript, Python, Go):\n" +
+		"\tsitekit:index:Object: the TypeScript SDK would declare a class named Object, which TypeScript refuses " +
+		"(TS2725: Class name cannot be 'Object' when targeting ES5 and above with module NodeNext); rename the resource"
+	if err == nil || err.Error() != want {
+		t.Errorf("New = %v\nwant %s", err, want)
+	}
+
+	_, err = host.New("sitekit", host.WithSchema([]byte(`
+name: sitekit
+resources: {sitekit:index:Object: {properties: {key: {type: string}}}}
+functions: {sitekit:index:delete: {outputs: {properties: {ok: {type: boolean}}}}}
+`)))
+	if err == nil || !strings.Contains(err.Error(), "2 names that generate invalid code") ||
+		!strings.Contains(err.Error(), "\n\tsitekit:index:Object: the TypeScript SDK would declare a class named Object") ||
+		!strings.Contains(err.Error(), "\n\tsitekit:index:delete: the TypeScript SDK would declare a function named delete: a reserved word in JavaScript") {
+		t.Errorf("New = %v, want both names refused", err)
+	}
+
+	// What the generators escape is fine: a module or property class is
+	// _class in TypeScript and class_ in Python, a property type is Type in Go.
+	if _, err := host.New("sitekit", host.WithSchema([]byte(`
+name: sitekit
+resources: {sitekit:class:BucketObject: {properties: {class: {type: string}, type: {type: string}}}}
+`))); err != nil {
+		t.Errorf("New = %v, want the schema accepted", err)
+	}
+}

@@ -74,6 +74,11 @@ func New(name string, opts ...Option) (*Provider, error) {
 	if p.schema != nil && p.schema.Name != name {
 		return nil, fmt.Errorf("provider %s: schema is for package %q", name, p.schema.Name)
 	}
+	if p.schema != nil {
+		if err := languageProblems(p.schema); err != nil {
+			return nil, fmt.Errorf("provider %s: %w", name, err)
+		}
+	}
 	for tok := range p.components {
 		if p.schema == nil {
 			break
@@ -105,6 +110,28 @@ func New(name string, opts ...Option) (*Provider, error) {
 		return nil, fmt.Errorf("provider %s: version %q is not semver: %w", name, p.version, err)
 	}
 	return p, nil
+}
+
+// languageProblems refuses a schema with names for which Pulumi's SDK
+// generators write code that does not compile (a resource named Object is a
+// TypeScript class Object, which tsc refuses), naming each token, language
+// and reason: consumers generate their SDKs from this schema, and would find
+// out only then.
+func languageProblems(s *schema.Package) error {
+	probs := s.LanguageProblems()
+	if len(probs) == 0 {
+		return nil
+	}
+	lines := make([]string, len(probs))
+	for i, pr := range probs {
+		lines[i] = pr.String()
+	}
+	what := "a name that generates"
+	if len(probs) > 1 {
+		what = fmt.Sprintf("%d names that generate", len(probs))
+	}
+	return fmt.Errorf("schema: %s invalid code in an SDK language (Pulumi's generators: TypeScript, Python, Go):\n\t%s",
+		what, strings.Join(lines, "\n\t"))
 }
 
 // WithVersion sets the version GetPluginInfo reports. It must be semver;

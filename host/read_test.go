@@ -16,7 +16,7 @@ import (
 const readSchemaYAML = `
 name: rd
 resources:
-  rd:index:Doc:
+  rd:index:Document:
     inputProperties:
       title: {type: string}
       content: {type: string}
@@ -47,7 +47,7 @@ func (d plainDoc) Read(_ context.Context, req host.ReadRequest) (host.ReadRespon
 
 func readDoc(t *testing.T, backend plainDoc, olds, state resource.PropertyMap) (resource.PropertyMap, resource.PropertyMap) {
 	t.Helper()
-	p, err := host.New("rd", host.WithSchema([]byte(readSchemaYAML)), host.WithResource("rd:index:Doc", backend))
+	p, err := host.New("rd", host.WithSchema([]byte(readSchemaYAML)), host.WithResource("rd:index:Document", backend))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func readDoc(t *testing.T, backend plainDoc, olds, state resource.PropertyMap) (
 		return s
 	}
 	resp, err := host.NewServer(p).Read(context.Background(), &pulumirpc.ReadRequest{
-		Urn: "urn:pulumi:dev::proj::rd:index:Doc::d", Name: "d", Type: "rd:index:Doc", Id: "d1",
+		Urn: "urn:pulumi:dev::proj::rd:index:Document::d", Name: "d", Type: "rd:index:Document", Id: "d1",
 		Inputs: wire(olds), Properties: wire(state),
 	})
 	if err != nil {

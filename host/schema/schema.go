@@ -23,8 +23,19 @@ type Package struct {
 	Resources map[string]Resource `json:"resources"`
 	Types     map[string]Type     `json:"types"`
 	Functions map[string]Function `json:"functions"`
+	Meta      Meta                `json:"meta"`
+	// Language holds each SDK language's settings (nodejs packageName,
+	// go importBasePath, ...), for the generators; kept as they are.
+	Language map[string]json.RawMessage `json:"language,omitempty"`
 
 	json []byte
+}
+
+// Meta is the package's metadata section.
+type Meta struct {
+	// ModuleFormat is a regexp whose first group is a token's module, from
+	// the token's middle part; "(.*)" when empty.
+	ModuleFormat string `json:"moduleFormat,omitempty"`
 }
 
 // Config is the package's provider configuration section.
@@ -177,6 +188,9 @@ func (p *Package) validate() error {
 		checkObj(tok, "required", r.Object)
 	}
 
+	if _, err := regexp.Compile(p.Meta.ModuleFormat); err != nil {
+		fail("meta.moduleFormat: %v", err)
+	}
 	checkProps("config", p.Config.Variables)
 	checkRequired("config", "required", p.Config.Required, p.Config.Variables)
 	checkResource("provider", p.Provider)

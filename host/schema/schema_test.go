@@ -89,6 +89,7 @@ func TestLoadNamesSchemaMistakes(t *testing.T) {
 			`p:index:R.a: $ref "#/resources/p:mod%2Fsub:Nope": no such resource`},
 		{"types:\n  p:mod/sub:T: {type: object}\nfunctions:\n  p:index:f:\n    outputs:\n      properties:\n        a: {$ref: '#/types/p:mod%2Fsub:U'}\n",
 			`p:index:f outputs.a: $ref "#/types/p:mod%2Fsub:U": no such type`},
+		{"meta: {moduleFormat: '(.*'}\n", "meta.moduleFormat: error parsing regexp"},
 	}
 	for _, tc := range cases {
 		_, err := Load([]byte("name: p\n" + tc.schema))
