@@ -17,10 +17,10 @@ import (
 
 // Type tokens of the sitekit package.
 const (
-	SiteType    = "sitekit:index:Site"
-	PageSetType = "sitekit:index:PageSet"
-	BucketType  = "sitekit:index:Bucket"
-	ObjectType  = "sitekit:index:Object"
+	SiteType         = "sitekit:index:Site"
+	PageSetType      = "sitekit:index:PageSet"
+	BucketType       = "sitekit:index:Bucket"
+	BucketObjectType = "sitekit:index:BucketObject"
 )
 
 // SiteArgs are the inputs of a Site. Contents are raw values so that secret
@@ -184,7 +184,7 @@ func withoutUnknowns(vals []property.Value) []property.Value {
 
 func registerObject(ctx context.Context, c *host.Component, name string, bucket property.Value, key string, content property.Value) (monitorclient.RegisterResourceResponse, error) {
 	return c.Register(ctx, monitorclient.RegisterResourceRequest{
-		Type: ObjectType, Name: name, Custom: true,
+		Type: BucketObjectType, Name: name, Custom: true,
 		Inputs: property.NewMap(map[string]property.Value{
 			"bucket":      bucket,
 			"key":         property.New(key),

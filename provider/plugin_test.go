@@ -92,7 +92,7 @@ func fakeResources(r fakemonitor.Registration) (string, property.Map, error) {
 		return "bucket-1", r.Inputs.
 			Set("bucketName", property.New("bucket-1")).
 			Set("endpoint", property.New("mem://bucket-1")), nil
-	case "sitekit:index:Object":
+	case "sitekit:index:BucketObject":
 		return "obj-" + r.Name, r.Inputs.Set("etag", property.New("etag-"+r.Name)).Set("url", property.New("mem://"+r.Name)), nil
 	}
 	return "", r.Inputs, nil

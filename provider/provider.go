@@ -17,7 +17,7 @@ func Options(version string) []host.Option {
 		host.WithSchema(polyhost.Schema),
 		host.WithConfigure(b.configure),
 		host.WithResource(components.BucketType, Bucket{b}),
-		host.WithResource(components.ObjectType, Object{b}),
+		host.WithResource(components.BucketObjectType, BucketObject{b}),
 		host.WithComponent(components.SiteType, components.BuildSite),
 		host.WithComponent(components.PageSetType, components.BuildPageSet),
 		host.WithComponent(components.MirrorType, components.BuildMirror),

@@ -169,13 +169,13 @@ func bucketName(name string) string {
 	return b.String()
 }
 
-// Object manages sitekit:index:Object.
-type Object struct{ b *backend }
+// BucketObject manages sitekit:index:BucketObject.
+type BucketObject struct{ b *backend }
 
-var _ host.Resource = Object{}
+var _ host.Resource = BucketObject{}
 
-// ObjectArgs are an Object's inputs.
-type ObjectArgs struct {
+// BucketObjectArgs are a BucketObject's inputs.
+type BucketObjectArgs struct {
 	Bucket       string `pulumi:"bucket"`
 	Key          string `pulumi:"key"`
 	Content      string `pulumi:"content"`
@@ -183,19 +183,19 @@ type ObjectArgs struct {
 	CacheSeconds int    `pulumi:"cacheSeconds,optional"`
 }
 
-var _ host.ResourceWithExactSecrets = Object{}
+var _ host.ResourceWithExactSecrets = BucketObject{}
 
-// ExactSecrets says Object marks its own secrets: etag and size are
+// ExactSecrets says BucketObject marks its own secrets: etag and size are
 // computed from content and are secret when it is; bucket, key and url
 // never hold it.
-func (Object) ExactSecrets() bool { return true }
+func (BucketObject) ExactSecrets() bool { return true }
 
-func (r Object) write(ctx context.Context, inputs property.Map) (property.Map, error) {
+func (r BucketObject) write(ctx context.Context, inputs property.Map) (property.Map, error) {
 	st, err := r.b.get()
 	if err != nil {
 		return property.Map{}, err
 	}
-	var args ObjectArgs
+	var args BucketObjectArgs
 	if err := host.Decode(inputs, &args); err != nil {
 		return property.Map{}, err
 	}
@@ -212,7 +212,7 @@ func (r Object) write(ctx context.Context, inputs property.Map) (property.Map, e
 
 // objectState is an object's outputs; etag and size are secret when the
 // content they are computed from is.
-func objectState(st *storage.Store, args ObjectArgs, secretContent bool) (property.Map, error) {
+func objectState(st *storage.Store, args BucketObjectArgs, secretContent bool) (property.Map, error) {
 	out, err := host.Encode(args)
 	if err != nil {
 		return out, err
@@ -224,7 +224,7 @@ func objectState(st *storage.Store, args ObjectArgs, secretContent bool) (proper
 }
 
 // Create writes the object.
-func (r Object) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+func (r BucketObject) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
 	out, err := r.write(ctx, req.Inputs)
 	if err != nil {
 		return host.CreateResponse{}, err
@@ -240,14 +240,14 @@ func (r Object) Create(ctx context.Context, req host.CreateRequest) (host.Create
 }
 
 // Update rewrites the object.
-func (r Object) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
+func (r BucketObject) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
 	out, err := r.write(ctx, req.Inputs)
 	return host.UpdateResponse{Outputs: out}, err
 }
 
 // Read returns the object as stored, so refresh sees out-of-band changes;
 // with only an ID ("bucket/key") it imports the object.
-func (r Object) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
+func (r BucketObject) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
 	st, err := r.b.get()
 	if err != nil {
 		return host.ReadResponse{}, err
@@ -263,7 +263,7 @@ func (r Object) Read(ctx context.Context, req host.ReadRequest) (host.ReadRespon
 	if err != nil {
 		return host.ReadResponse{}, err
 	}
-	args := ObjectArgs{Bucket: bucket, Key: key, Content: o.Content, ContentType: o.ContentType, CacheSeconds: o.CacheSeconds}
+	args := BucketObjectArgs{Bucket: bucket, Key: key, Content: o.Content, ContentType: o.ContentType, CacheSeconds: o.CacheSeconds}
 	ins, err := host.Encode(args)
 	if err != nil {
 		return host.ReadResponse{}, err
@@ -273,7 +273,7 @@ func (r Object) Read(ctx context.Context, req host.ReadRequest) (host.ReadRespon
 }
 
 // Delete removes the object.
-func (r Object) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
+func (r BucketObject) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
 	st, err := r.b.get()
 	if err != nil {
 		return host.DeleteResponse{}, err

@@ -20,7 +20,7 @@ import (
 
 const (
 	bucketType = "sitekit:index:Bucket"
-	objectType = "sitekit:index:Object"
+	objectType = "sitekit:index:BucketObject"
 )
 
 // backendFixture is the sitekit provider served in-process, configured with

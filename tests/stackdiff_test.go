@@ -284,16 +284,16 @@ func TestRealSteps(t *testing.T) {
 		" +  pulumi:pulumi:Stack p-dev create 2 warnings",
 		" +  sitekit:index:Site site create ",
 		" ++ sitekit:index:Bucket b create replacement [diff: ~provider]",
-		" =  sitekit:index:Object ghost importing (0s) error: resource 'x' does not exist",
-		" =  sitekit:index:Object ghost **importing failed** error: resource 'x' does not exist",
-		" +  sitekit:index:Object page created (0.01s)",
+		" =  sitekit:index:BucketObject ghost importing (0s) error: resource 'x' does not exist",
+		" =  sitekit:index:BucketObject ghost **importing failed** error: resource 'x' does not exist",
+		" +  sitekit:index:BucketObject page created (0.01s)",
 		"    pulumi:pulumi:Stack p-dev running warning: using pulumi-resource-sitekit from $PATH",
 	}, "\n")
 	want := []string{
 		"create pulumi:pulumi:Stack p-dev",
 		"create sitekit:index:Site site",
 		"create-replacement sitekit:index:Bucket b",
-		"import sitekit:index:Object ghost",
+		"import sitekit:index:BucketObject ghost",
 	}
 	if got := realSteps(out); !slices.Equal(got, want) {
 		t.Fatalf("realSteps:\n got  %q\n want %q", got, want)

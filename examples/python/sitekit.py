@@ -14,10 +14,10 @@ import semver
 
 __all__ = [
     "Bucket",
+    "BucketObject",
     "ContentType",
     "GetObjectResult",
     "Mirror",
-    "Object",
     "Site",
     "UrlResult",
     "VERSION",
@@ -180,7 +180,7 @@ class ContentType(str, Enum):
     JSON = "application/json"
 
 
-class Object(pulumi.CustomResource):
+class BucketObject(pulumi.CustomResource):
     """One object in a bucket."""
 
     def __init__(
@@ -209,7 +209,7 @@ class Object(pulumi.CustomResource):
             "size": None,
             "url": None,
         }
-        super().__init__("sitekit:index:Object", resource_name, props, opts)
+        super().__init__("sitekit:index:BucketObject", resource_name, props, opts)
 
     @property
     def bucket(self) -> pulumi.Output[str]:
@@ -313,8 +313,8 @@ class _Module(pulumi.runtime.ResourceModule):
         opts = pulumi.ResourceOptions(urn=urn)
         if typ == "sitekit:index:Bucket":
             return Bucket(name, opts)
-        if typ == "sitekit:index:Object":
-            return Object(name, opts)
+        if typ == "sitekit:index:BucketObject":
+            return BucketObject(name, opts)
         if typ == "sitekit:index:Site":
             return Site(name, opts)
         if typ == "sitekit:index:Mirror":

@@ -162,12 +162,9 @@ export interface BucketObjectArgs {
     cacheSeconds?: pulumi.Input<number>;
 }
 
-/**
- * One object in a bucket: sitekit:index:Object (TypeScript forbids a class
- * named Object in a CommonJS module).
- */
+/** One object in a bucket: sitekit:index:BucketObject. */
 export class BucketObject extends pulumi.CustomResource {
-    public static readonly __pulumiType = "sitekit:index:Object";
+    public static readonly __pulumiType = "sitekit:index:BucketObject";
 
     declare public readonly bucket: pulumi.Output<string>;
     declare public readonly key: pulumi.Output<string>;

@@ -19,8 +19,8 @@ type Bucket struct {
 	Endpoint   pulumi.StringOutput `pulumi:"endpoint"`
 }
 
-// Object is a sitekit:index:Object child.
-type Object struct {
+// BucketObject is a sitekit:index:BucketObject child.
+type BucketObject struct {
 	pulumi.CustomResourceState
 	ETag pulumi.StringOutput `pulumi:"etag"`
 	URL  pulumi.StringOutput `pulumi:"url"`
@@ -156,9 +156,9 @@ func NewPageSet(ctx *pulumi.Context, name string, args PageSetArgs, opts ...pulu
 	return ps, err
 }
 
-func newObject(ctx *pulumi.Context, parent pulumi.Resource, name string, bucket pulumi.StringInput, key string, content pulumi.StringInput) (*Object, error) {
-	obj := &Object{}
-	err := ctx.RegisterResource(components.ObjectType, name, pulumi.Map{
+func newObject(ctx *pulumi.Context, parent pulumi.Resource, name string, bucket pulumi.StringInput, key string, content pulumi.StringInput) (*BucketObject, error) {
+	obj := &BucketObject{}
+	err := ctx.RegisterResource(components.BucketObjectType, name, pulumi.Map{
 		"bucket":      bucket,
 		"key":         pulumi.String(key),
 		"content":     content,
@@ -220,8 +220,8 @@ func (module) Construct(ctx *pulumi.Context, name, typ, urn string) (pulumi.Reso
 		r = &siteState{}
 	case components.BucketType:
 		r = &Bucket{}
-	case components.ObjectType:
-		r = &Object{}
+	case components.BucketObjectType:
+		r = &BucketObject{}
 	default:
 		return nil, fmt.Errorf("unknown resource type %q", typ)
 	}

@@ -130,7 +130,7 @@ func TestCancelDuringSlowCreateBinary(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		_, err := p.client.Create(context.Background(), &pulumirpc.CreateRequest{
-			Urn: "urn:pulumi:dev::proj::sitekit:index:Object::o", Name: "o", Type: "sitekit:index:Object",
+			Urn: "urn:pulumi:dev::proj::sitekit:index:BucketObject::o", Name: "o", Type: "sitekit:index:BucketObject",
 			Properties: props,
 		})
 		done <- result{err, time.Now()}

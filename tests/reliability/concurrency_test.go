@@ -24,7 +24,7 @@ func fakeSitekit(r fakemonitor.Registration) (string, property.Map, error) {
 		return name, r.Inputs.Set("bucketName", property.New(name)).
 			Set("endpoint", property.New("mem://"+name)).
 			Set("accessKey", property.New("key").WithSecret(true)), nil
-	case "sitekit:index:Object":
+	case "sitekit:index:BucketObject":
 		return "obj-" + r.Name, r.Inputs.Set("etag", property.New("etag")).Set("url", property.New("mem://"+r.Name)), nil
 	}
 	return "", r.Inputs, nil

@@ -23,7 +23,7 @@ var bucketAndPage = program(func(ctx context.Context, p *programClient) error {
 	if err != nil {
 		return err
 	}
-	_, err = p.register(ctx, "sitekit:index:Object", "page", true, false, resource.PropertyMap{
+	_, err = p.register(ctx, "sitekit:index:BucketObject", "page", true, false, resource.PropertyMap{
 		"bucket":  b.Outputs["bucketName"],
 		"key":     resource.NewProperty("slow.txt"),
 		"content": resource.NewProperty("hello"),
@@ -79,15 +79,15 @@ func TestPluginKilledMidUp(t *testing.T) {
 		t.Errorf("the engine output does not report the plugin's death:\n%s", s.stderr)
 	}
 	msg := err.Error()
-	for _, want := range []string{"sitekit:index:Object::page", "create"} {
+	for _, want := range []string{"sitekit:index:BucketObject::page", "create"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("up error does not say %q: %v", want, err)
 		}
 	}
 	buckets := s.live(t, "sitekit:index:Bucket")
-	if len(buckets) != 1 || len(s.live(t, "sitekit:index:Object")) != 0 {
+	if len(buckets) != 1 || len(s.live(t, "sitekit:index:BucketObject")) != 0 {
 		t.Fatalf("state after the kill: %d buckets, %d objects; want the bucket only",
-			len(buckets), len(s.live(t, "sitekit:index:Object")))
+			len(buckets), len(s.live(t, "sitekit:index:BucketObject")))
 	}
 	bucketID := buckets[0].ID
 
@@ -95,7 +95,7 @@ func TestPluginKilledMidUp(t *testing.T) {
 	if _, err := s.eng.Up(context.Background(), bucketAndPage); err != nil {
 		t.Fatalf("the next up: %v", err)
 	}
-	buckets, objects := s.live(t, "sitekit:index:Bucket"), s.live(t, "sitekit:index:Object")
+	buckets, objects := s.live(t, "sitekit:index:Bucket"), s.live(t, "sitekit:index:BucketObject")
 	if len(buckets) != 1 || buckets[0].ID != bucketID {
 		t.Errorf("buckets after the next up = %+v, want the one bucket %s", buckets, bucketID)
 	}

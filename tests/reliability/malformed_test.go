@@ -31,7 +31,7 @@ const (
 	siteURN       = "urn:pulumi:dev::proj::sitekit:index:Site::www"
 	siteBucketURN = "urn:pulumi:dev::proj::sitekit:index:Site$sitekit:index:Bucket::www-bucket"
 	bucketURN     = "urn:pulumi:dev::proj::sitekit:index:Bucket::b"
-	objectURN     = "urn:pulumi:dev::proj::sitekit:index:Object::o"
+	objectURN     = "urn:pulumi:dev::proj::sitekit:index:BucketObject::o"
 )
 
 // answer is what the provider said: an error (code, message, the
@@ -276,21 +276,21 @@ func malformedCases() []malformedCase {
 
 		{"Check", "unknown resource token", "type `sitekit:index:Nope`", "sitekit:index:Nope",
 			check("urn:pulumi:dev::proj::sitekit:index:Nope::n", validObject)},
-		{"Check", "unknown enum value", "Object `contentType: \"text/xml\"`", "contentType",
+		{"Check", "unknown enum value", "BucketObject `contentType: \"text/xml\"`", "contentType",
 			check(objectURN, with(validObject, "contentType", "text/xml"))},
-		{"Check", "integer above the maximum", "Object `cacheSeconds: 31536001`", "cacheSeconds",
+		{"Check", "integer above the maximum", "BucketObject `cacheSeconds: 31536001`", "cacheSeconds",
 			check(objectURN, with(validObject, "cacheSeconds", 31536001))},
-		{"Check", "integer below the minimum", "Object `cacheSeconds: -1`", "cacheSeconds",
+		{"Check", "integer below the minimum", "BucketObject `cacheSeconds: -1`", "cacheSeconds",
 			check(objectURN, with(validObject, "cacheSeconds", -1))},
-		{"Check", "fraction for an integer", "Object `cacheSeconds: 1.5`", "cacheSeconds",
+		{"Check", "fraction for an integer", "BucketObject `cacheSeconds: 1.5`", "cacheSeconds",
 			check(objectURN, with(validObject, "cacheSeconds", 1.5))},
-		{"Check", "wrong input type", "Object `content: 42`", "content",
+		{"Check", "wrong input type", "BucketObject `content: 42`", "content",
 			check(objectURN, with(validObject, "content", 42))},
-		{"Check", "missing required input", "Object without `key`", "key",
+		{"Check", "missing required input", "BucketObject without `key`", "key",
 			check(objectURN, with(validObject, "key", nil))},
 		{"Check", "wrong map element type", "Bucket `labels: {\"a\": 1}`", `labels["a"]`,
 			check(bucketURN, map[string]any{"labels": map[string]any{"a": 1}})},
-		{"Check", "unknown special-value signature", "Object `content`: an object with an unknown signature", "content",
+		{"Check", "unknown special-value signature", "BucketObject `content`: an object with an unknown signature", "content",
 			check(objectURN, with(validObject, "content", map[string]any{sigKey: "0000"}))},
 
 		{"CheckConfig", "wrong config type", "`storageUrl: 42`", "storageUrl",

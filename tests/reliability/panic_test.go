@@ -139,7 +139,7 @@ func TestPanicInPluginCreate(t *testing.T) {
 	}
 	object := func(key string) (*pulumirpc.CreateResponse, error) {
 		return proc.client.Create(ctx, &pulumirpc.CreateRequest{
-			Urn: "urn:pulumi:dev::proj::sitekit:index:Object::" + key, Name: key, Type: "sitekit:index:Object",
+			Urn: "urn:pulumi:dev::proj::sitekit:index:BucketObject::" + key, Name: key, Type: "sitekit:index:BucketObject",
 			Properties: mustStruct(t, resource.PropertyMap{
 				"bucket": resource.NewProperty(bucket.GetId()), "key": resource.NewProperty(key),
 				"content": resource.NewProperty("hi"),

@@ -116,7 +116,7 @@ func TestSecretsStaySecret(t *testing.T) {
 	}, {
 		name: "resource input out of range",
 		prog: func(ctx context.Context, p *programClient) error {
-			_, err := p.register(ctx, "sitekit:index:Object", "o", true, false, resource.PropertyMap{
+			_, err := p.register(ctx, "sitekit:index:BucketObject", "o", true, false, resource.PropertyMap{
 				"bucket": resource.NewProperty("b"), "key": resource.NewProperty("k"),
 				"content": resource.NewProperty("c"), "cacheSeconds": secret(numSecret),
 			})
@@ -127,13 +127,13 @@ func TestSecretsStaySecret(t *testing.T) {
 	}, {
 		name: "resource input naming something missing",
 		prog: func(ctx context.Context, p *programClient) error {
-			_, err := p.register(ctx, "sitekit:index:Object", "o", true, false, resource.PropertyMap{
+			_, err := p.register(ctx, "sitekit:index:BucketObject", "o", true, false, resource.PropertyMap{
 				"bucket": secret("bucket-" + errSecret), "key": resource.NewProperty("k"),
 				"content": resource.NewProperty("c"),
 			})
 			return err
 		},
-		wantErr: "sitekit:index:Object::o",
+		wantErr: "sitekit:index:BucketObject::o",
 		secrets: []string{errSecret},
 	}, {
 		name: "function argument",
@@ -215,7 +215,7 @@ func checkSecretsArrived(t *testing.T, s *stackFixture) {
 			t.Errorf("provider accessToken in the state = %v, want the secret", v)
 		}
 	}
-	for _, o := range s.live(t, "sitekit:index:Object") {
+	for _, o := range s.live(t, "sitekit:index:BucketObject") {
 		c := o.Outputs.Get("content")
 		if strings.Contains(c.WithSecret(false).GoString(), "s3cr3t") && !c.Secret() {
 			t.Errorf("%s content is not secret in the state", o.URN)

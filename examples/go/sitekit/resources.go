@@ -31,8 +31,8 @@ func NewBucket(ctx *pulumi.Context, name string, args *BucketArgs, opts ...pulum
 	return &r, nil
 }
 
-// Object is one object in a bucket.
-type Object struct {
+// BucketObject is one object in a bucket.
+type BucketObject struct {
 	pulumi.CustomResourceState
 
 	Bucket       pulumi.StringOutput `pulumi:"bucket"`
@@ -45,8 +45,8 @@ type Object struct {
 	Url          pulumi.StringOutput `pulumi:"url"`
 }
 
-// ObjectArgs are the inputs of an Object.
-type ObjectArgs struct {
+// BucketObjectArgs are the inputs of a BucketObject.
+type BucketObjectArgs struct {
 	Bucket       pulumi.StringInput
 	Key          pulumi.StringInput
 	Content      pulumi.StringInput
@@ -54,7 +54,7 @@ type ObjectArgs struct {
 	CacheSeconds pulumi.IntPtrInput
 }
 
-type objectArgs struct {
+type bucketObjectArgs struct {
 	Bucket       string  `pulumi:"bucket"`
 	Key          string  `pulumi:"key"`
 	Content      string  `pulumi:"content"`
@@ -63,12 +63,14 @@ type objectArgs struct {
 }
 
 // ElementType implements pulumi.Input.
-func (ObjectArgs) ElementType() reflect.Type { return reflect.TypeOf((*objectArgs)(nil)).Elem() }
+func (BucketObjectArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*bucketObjectArgs)(nil)).Elem()
+}
 
-// NewObject creates an Object.
-func NewObject(ctx *pulumi.Context, name string, args *ObjectArgs, opts ...pulumi.ResourceOption) (*Object, error) {
-	var r Object
-	if err := ctx.RegisterResource("sitekit:index:Object", name, args, &r, opts...); err != nil {
+// NewBucketObject creates a BucketObject.
+func NewBucketObject(ctx *pulumi.Context, name string, args *BucketObjectArgs, opts ...pulumi.ResourceOption) (*BucketObject, error) {
+	var r BucketObject
+	if err := ctx.RegisterResource("sitekit:index:BucketObject", name, args, &r, opts...); err != nil {
 		return nil, err
 	}
 	return &r, nil

@@ -52,7 +52,7 @@ func Site(ctx context.Context, c *monitorclient.Client, inFlight int, parent, re
 	bucketName := bucket.Outputs.Get("bucketName").WithDependencies(bucketDep)
 	object := func(ctx context.Context, parent, name, key string, content property.Value) (monitorclient.RegisterResourceResponse, error) {
 		return register(ctx, monitorclient.RegisterResourceRequest{
-			Type: components.ObjectType, Name: name, Custom: true, Parent: parent, Provider: ref,
+			Type: components.BucketObjectType, Name: name, Custom: true, Parent: parent, Provider: ref,
 			Inputs: property.NewMap(map[string]property.Value{
 				"bucket": bucketName, "key": property.New(key), "content": content,
 				"contentType": property.New("text/html"),
