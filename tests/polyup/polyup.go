@@ -351,13 +351,18 @@ func printResult(w io.Writer, res *engine.Result, secrets []string) {
 	if res == nil {
 		return
 	}
+	const errored engine.Op = "errored" // counted apart, as the CLI does
 	counts := map[engine.Op]int{}
 	for _, s := range res.Steps {
 		op := s.Op
 		if s.ResultOp != "" {
 			op = s.ResultOp
 		}
-		counts[op]++
+		if s.Failed {
+			counts[errored]++
+		} else {
+			counts[op]++
+		}
 		fmt.Fprintf(w, "  %-18s %-28s %s\n", op, s.Type, nameOf(s.URN))
 	}
 	for _, d := range res.Diagnostics {
@@ -374,7 +379,7 @@ func printResult(w io.Writer, res *engine.Result, secrets []string) {
 		}
 	}
 	var parts []string
-	for _, op := range []engine.Op{engine.OpCreate, engine.OpImport, engine.OpUpdate, engine.OpReplace, engine.OpDelete, engine.OpSame, engine.OpRead} {
+	for _, op := range []engine.Op{engine.OpCreate, engine.OpImport, engine.OpUpdate, engine.OpReplace, engine.OpDelete, engine.OpSame, engine.OpRead, errored} {
 		if counts[op] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[op], op))
 		}
