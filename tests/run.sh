@@ -11,6 +11,8 @@ bash tests/setup.sh
 export POLYHOST_REQUIRE_PULUMI=1
 go vet ./...
 go test -count=1 ./...
+# The language host with Pulumi's generators is a module of its own.
+(cd tests/tools/langhost && go vet . && go test -count=1 .)
 go test -count=1 -race ./host/... ./monitorclient/... ./internal/... ./tests/reliability/
 # Short fuzzing in CI, by execution count (about 10 s each on 2 cores): a
 # -fuzztime duration trips a race in Go 1.26's fuzz coordinator
