@@ -144,15 +144,24 @@ func (s *Server) Handshake(_ context.Context, req *pulumirpc.LanguageHandshakeRe
 	return &pulumirpc.LanguageHandshakeResponse{}, nil
 }
 
-// GetRequiredPackages reports the resource packages of a Node program's
-// node_modules, as pulumi-language-nodejs does (runner.RequiredPackages):
-// the engine versions default providers from them. The plugins themselves
-// come from Pulumi.yaml's plugins section or PATH, never from downloads.
-func (s *Server) GetRequiredPackages(_ context.Context, req *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	if s.runtime != "nodejs" {
+// GetRequiredPackages reports the program's resource packages as
+// pulumi-language-<runtime> does (runner.ProgramPackages): a Node program's
+// node_modules, the modules a Go program's go.mod requires, the
+// distributions of a Python program's interpreter, each counted by its
+// package.json "pulumi" section or pulumi-plugin.json. The engine versions
+// default providers from them. The plugins themselves come from
+// Pulumi.yaml's plugins section or PATH, never from downloads.
+func (s *Server) GetRequiredPackages(ctx context.Context, req *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	info := req.GetInfo()
+	dir := info.GetProgramDirectory()
+	if dir == "" {
 		return &pulumirpc.GetRequiredPackagesResponse{}, nil
 	}
-	pkgs, err := runner.RequiredPackages(req.GetInfo().GetProgramDirectory())
+	root := info.GetRootDirectory()
+	if root == "" {
+		root = dir
+	}
+	pkgs, err := runner.ProgramPackages(ctx, s.runtime, root, dir, info.GetOptions().AsMap())
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package langhost
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,31 +85,46 @@ func TestRunReportsHowTheProgramEnded(t *testing.T) {
 	}
 }
 
-func TestRequiredPackagesOnlyForNode(t *testing.T) {
-	t.Parallel()
+// GetRequiredPackages answers for each runtime the way its real host does:
+// node_modules for nodejs, the go.mod's modules for go. The directory has
+// both; each runtime reports only its own.
+func TestRequiredPackagesByRuntime(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	t.Setenv("GOWORK", "off") // the temporary module is in no workspace
 	dir := t.TempDir()
-	pkg := filepath.Join(dir, "node_modules", "@acme", "sitekit")
-	if err := os.MkdirAll(pkg, 0o755); err != nil {
-		t.Fatal(err)
+	for name, body := range map[string]string{
+		"prog/node_modules/@acme/sitekit/package.json": `{"name": "@acme/sitekit", "version": "0.1.0", "pulumi": {"resource": true, "name": "sitekit"}}`,
+		"prog/go.mod":                    "module example.com/prog\n\ngo 1.21\n\nrequire example.com/gokit v0.0.0-00010101000000-000000000000\n\nreplace example.com/gokit => ../gokit\n",
+		"gokit/go.mod":                   "module example.com/gokit\n\ngo 1.21\n",
+		"gokit/gokit/pulumi-plugin.json": `{"resource": true, "name": "gokit", "version": "0.2.0", "server": "https://example.com/dl"}`,
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.WriteFile(filepath.Join(pkg, "package.json"),
-		[]byte(`{"name": "@acme/sitekit", "version": "0.1.0", "pulumi": {"resource": true, "name": "sitekit"}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	req := &pulumirpc.GetRequiredPackagesRequest{Info: &pulumirpc.ProgramInfo{RootDirectory: dir, ProgramDirectory: dir}}
-	for runtime, want := range map[string]int{"nodejs": 1, "go": 0} {
+	prog := filepath.Join(dir, "prog")
+	req := &pulumirpc.GetRequiredPackagesRequest{Info: &pulumirpc.ProgramInfo{RootDirectory: prog, ProgramDirectory: prog}}
+	for runtime, want := range map[string]string{
+		"nodejs": "resource sitekit 0.1.0 ",
+		"go":     "resource gokit 0.2.0 https://example.com/dl",
+	} {
 		srv, _ := NewServer(runtime, "x")
 		resp, err := srv.GetRequiredPackages(context.Background(), req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(resp.Packages) != want {
-			t.Fatalf("%s: %d packages, want %d", runtime, len(resp.Packages), want)
+		var got []string
+		for _, p := range resp.Packages {
+			got = append(got, strings.Join([]string{p.Kind, p.Name, p.Version, p.Server}, " "))
 		}
-		if want == 1 {
-			if p := resp.Packages[0]; p.Name != "sitekit" || p.Version != "0.1.0" || p.Kind != "resource" {
-				t.Errorf("package = %+v, want resource sitekit 0.1.0", p)
-			}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%s: packages %q, want [%q]", runtime, got, want)
 		}
 	}
 }

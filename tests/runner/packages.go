@@ -1,26 +1,82 @@
 package runner
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/polyhost/polyhost/tests/engine"
 )
 
-// RequiredPackages lists the provider packages a program uses, as
-// pulumi-language-nodejs's GetRequiredPackages finds them: every package
-// under dir/node_modules (nested ones too) whose package.json has a
-// "pulumi" section with "resource": true, as generated SDKs do. The engine
-// versions default providers from them. Go and Python programs report
-// none: their SDKs' pulumi-plugin.json files are not looked for.
+// RequiredPackages lists the provider packages a program uses, as its
+// language host's GetRequiredPackages finds them; the engine versions
+// default providers from them. The runtime (and `main`, which moves the
+// program directory) come from dir's Pulumi.yaml; without one, dir is taken
+// for a Node program. See ProgramPackages.
 func RequiredPackages(dir string) ([]engine.Package, error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	file, data, err := readProjectFile(root)
+	if err != nil {
+		if noProjectFile(root) {
+			return ProgramPackages(context.Background(), "nodejs", root, root, nil)
+		}
+		return nil, err
+	}
+	var proj struct {
+		Main    string    `yaml:"main"`
+		Runtime yaml.Node `yaml:"runtime"`
+	}
+	if err := yaml.Unmarshal(data, &proj); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	name, opts, err := parseRuntime(&proj.Runtime)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	s, err := newSpec(root, proj.Main, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return ProgramPackages(context.Background(), name, s.root, s.pwd, opts)
+}
+
+// ProgramPackages lists the provider packages of the program in programDir
+// (root holding Pulumi.yaml, opts its runtime options) the way
+// pulumi-language-<runtime>'s GetRequiredPackages does, sorted by name and
+// version:
+//
+//   - nodejs: every package under programDir/node_modules (nested ones too)
+//     whose package.json has a "pulumi" section with "resource": true, as
+//     generated SDKs do;
+//   - go: the modules the program's go.mod requires whose pulumi-plugin.json
+//     says "resource": true (goPackages);
+//   - python: the distributions installed for the program's interpreter with
+//     such a pulumi-plugin.json, or named pulumi-* (pythonPackages).
+//
+// Other runtimes report none.
+func ProgramPackages(ctx context.Context, runtime, root, programDir string, opts map[string]any) ([]engine.Package, error) {
 	var out []engine.Package
-	if err := nodePackages(filepath.Join(dir, "node_modules"), &out, map[string]bool{}); err != nil {
+	var err error
+	switch runtime {
+	case "nodejs":
+		err = nodePackages(filepath.Join(programDir, "node_modules"), &out, map[string]bool{})
+	case "go":
+		out, err = goPackages(ctx, programDir)
+	case "python":
+		out, err = pythonPackages(ctx, &pythonProgram{spec: spec{root: root, pwd: programDir, entry: ".", opts: opts}})
+	}
+	if err != nil {
 		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -30,6 +86,16 @@ func RequiredPackages(dir string) ([]engine.Package, error) {
 		return out[i].Version < out[j].Version
 	})
 	return out, nil
+}
+
+// noProjectFile reports whether root has neither Pulumi.yaml nor Pulumi.yml.
+func noProjectFile(root string) bool {
+	for _, name := range []string{"Pulumi.yaml", "Pulumi.yml"} {
+		if _, err := os.Lstat(filepath.Join(root, name)); !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+	}
+	return true
 }
 
 // nodePackages reads the packages of one node_modules directory.
