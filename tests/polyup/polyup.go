@@ -29,9 +29,10 @@ Runs a Pulumi program on the embedded engine. State lives in
 
 Each package's provider is its pulumi-resource-<pkg> binary: from -plugin,
 else from PATH; this repository's sitekit is built on demand. To try your
-own provider, go build it and pass -plugin <pkg>=<path>. Generated SDKs in
-the program's node_modules (package.json "pulumi": {"resource": true}) set
-the version of default providers, as with pulumi-language-nodejs.
+own provider, go build it and pass -plugin <pkg>=<path>. Generated SDKs the
+program uses (in node_modules, the Go module's requirements, or the Python
+environment, marked "resource": true) set the version of default
+providers, as Pulumi's language hosts report them.
 
 Go programs need only Go. TypeScript and Python programs need the SDKs that
 bash tests/setup.sh installs into tests/.deps; outside this repository, set
