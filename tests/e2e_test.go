@@ -66,6 +66,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("PATH", strings.Join([]string{plugins, toolsDir(repo), os.Getenv("PATH")}, string(os.PathListSeparator)))
 			env.Setenv("PLUGINS", plugins)
+			if gobin, err := exec.LookPath("go"); err == nil {
+				env.Setenv("GODIR", filepath.Dir(gobin)) // for scripts that set a PATH of their own
+			}
 			env.Setenv("REPO", repo)
 			if err := realCLIEnv(env); err != nil {
 				return err

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
@@ -213,6 +215,60 @@ func (s *Server) About(context.Context, *pulumirpc.AboutRequest) (*pulumirpc.Abo
 // shared test installs of tests/setup.sh.
 func (s *Server) GetProgramDependencies(context.Context, *pulumirpc.GetProgramDependenciesRequest) (*pulumirpc.GetProgramDependenciesResponse, error) {
 	return &pulumirpc.GetProgramDependenciesResponse{}, nil
+}
+
+// RunPlugin runs a plugin from source, as the CLI asks for a plugin folder
+// whose PulumiPlugin.yaml says `runtime: go`: it builds the Go program in
+// the folder and runs it with the CLI's arguments and environment,
+// streaming its output, then its exit code. Other runtimes are not served.
+func (s *Server) RunPlugin(req *pulumirpc.RunPluginRequest, stream pulumirpc.LanguageRuntime_RunPluginServer) error {
+	if s.runtime != "go" {
+		return status.Errorf(codes.Unimplemented, "pulumi-language-%s (polyhost test host) runs only Go source plugins", s.runtime)
+	}
+	dir := req.GetInfo().GetProgramDirectory()
+	if dir == "" {
+		dir = req.GetPwd()
+	}
+	ctx := stream.Context()
+	bin, err := runner.BuildGo(ctx, dir)
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, bin, req.GetArgs()...)
+	cmd.Dir = req.GetPwd()
+	cmd.Env = append(os.Environ(), req.GetEnv()...)
+	var mu sync.Mutex // the stream takes one Send at a time
+	send := func(r *pulumirpc.RunPluginResponse) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return stream.Send(r)
+	}
+	cmd.Stdout = streamWriter(func(b []byte) error {
+		return send(&pulumirpc.RunPluginResponse{Output: &pulumirpc.RunPluginResponse_Stdout{Stdout: b}})
+	})
+	cmd.Stderr = streamWriter(func(b []byte) error {
+		return send(&pulumirpc.RunPluginResponse{Output: &pulumirpc.RunPluginResponse_Stderr{Stderr: b}})
+	})
+	code := 0
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			return fmt.Errorf("running plugin %s: %w", bin, err)
+		}
+		code = exit.ExitCode()
+	}
+	return send(&pulumirpc.RunPluginResponse{Output: &pulumirpc.RunPluginResponse_Exitcode{Exitcode: int32(code)}})
+}
+
+// streamWriter sends each write on as it comes: the plugin's first line
+// (its port) must reach the CLI at once.
+type streamWriter func([]byte) error
+
+func (w streamWriter) Write(p []byte) (int, error) {
+	if err := w(append([]byte(nil), p...)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // InstallDependencies installs nothing and says so: tests/setup.sh installs

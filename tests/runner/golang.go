@@ -113,6 +113,11 @@ func Cleanup() error {
 // buildGo builds the program in dir the way pulumi-language-go does
 // (`go build -buildvcs=false -ldflags "-w -s"`, minus -trimpath so the test
 // build cache is shared) and caches the binary by directory content.
+// BuildGo builds the Go program in dir, as Go programs are built before
+// they run (once per directory content within this process), and returns
+// the binary's path. The language host builds Go source plugins with it.
+func BuildGo(ctx context.Context, dir string) (string, error) { return buildGo(ctx, dir) }
+
 func buildGo(ctx context.Context, dir string) (string, error) {
 	if m, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(m) == 0 {
 		return "", fmt.Errorf("go program in %s: no *.go files to build", dir)
