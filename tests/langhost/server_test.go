@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -185,5 +186,59 @@ func TestGeneratorIsPluggable(t *testing.T) {
 	}
 	if gen.gen != 1 || gen.link != 1 || resp.ImportInstructions != "import it" {
 		t.Errorf("generator called %d/%d times, instructions %q; want 1/1 and the generator's", gen.gen, gen.link, resp.ImportInstructions)
+	}
+}
+
+// runPluginStream collects what RunPlugin sends.
+type runPluginStream struct {
+	grpc.ServerStream // unused: RunPlugin only sends
+	out               []*pulumirpc.RunPluginResponse
+}
+
+func (s *runPluginStream) Send(r *pulumirpc.RunPluginResponse) error {
+	s.out = append(s.out, r)
+	return nil
+}
+
+func (s *runPluginStream) Context() context.Context { return context.Background() }
+
+// RunPlugin builds a Go source plugin, runs it with the CLI's arguments and
+// environment, streams its output and ends with its exit code.
+func TestRunPluginBuildsAndRunsGoSource(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":  "module plug\n\ngo 1.26\n",
+		"main.go": "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Println(\"port\", os.Args[1], os.Getenv(\"PLUG_X\"))\n\tfmt.Fprintln(os.Stderr, \"oops\")\n\tos.Exit(3)\n}\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv, _ := NewServer("go", "x")
+	stream := &runPluginStream{}
+	err := srv.RunPlugin(&pulumirpc.RunPluginRequest{
+		Pwd: dir, Args: []string{"127.0.0.1:1"}, Env: []string{"PLUG_X=y"},
+		Info: &pulumirpc.ProgramInfo{RootDirectory: dir, ProgramDirectory: dir, EntryPoint: "."},
+	}, stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr string
+	for _, r := range stream.out {
+		stdout += string(r.GetStdout())
+		stderr += string(r.GetStderr())
+	}
+	if stdout != "port 127.0.0.1:1 y\n" || stderr != "oops\n" {
+		t.Errorf("stdout %q, stderr %q", stdout, stderr)
+	}
+	if last := stream.out[len(stream.out)-1]; last.GetOutput() == nil || last.GetExitcode() != 3 {
+		t.Errorf("last message = %v, want the exit code 3", last)
+	}
+
+	node, _ := NewServer("nodejs", "x")
+	if err := node.RunPlugin(&pulumirpc.RunPluginRequest{Pwd: dir}, stream); err == nil {
+		t.Error("a nodejs source plugin ran; want Unimplemented")
 	}
 }
