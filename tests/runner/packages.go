@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/polyhost/polyhost/tests/engine"
 )
@@ -22,33 +19,15 @@ import (
 // program directory) come from dir's Pulumi.yaml; without one, dir is taken
 // for a Node program. See ProgramPackages.
 func RequiredPackages(dir string) ([]engine.Package, error) {
-	root, err := filepath.Abs(dir)
+	p, err := readProject(dir)
 	if err != nil {
-		return nil, err
-	}
-	file, data, err := readProjectFile(root)
-	if err != nil {
-		if noProjectFile(root) {
+		root, absErr := filepath.Abs(dir)
+		if absErr == nil && noProjectFile(root) {
 			return ProgramPackages(context.Background(), "nodejs", root, root, nil)
 		}
 		return nil, err
 	}
-	var proj struct {
-		Main    string    `yaml:"main"`
-		Runtime yaml.Node `yaml:"runtime"`
-	}
-	if err := yaml.Unmarshal(data, &proj); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	name, opts, err := parseRuntime(&proj.Runtime)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	s, err := newSpec(root, proj.Main, opts)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return ProgramPackages(context.Background(), name, s.root, s.pwd, opts)
+	return ProgramPackages(context.Background(), p.runtime, p.spec.root, p.spec.pwd, p.spec.opts)
 }
 
 // ProgramPackages lists the provider packages of the program in programDir

@@ -17,34 +17,51 @@ import (
 // It honours `main` and the runtime options the real hosts read (nodejs:
 // typescript, tsconfig, nodeargs; python: virtualenv).
 func ForDir(dir string) (engine.Program, error) {
-	root, err := filepath.Abs(dir)
+	p, err := readProject(dir)
 	if err != nil {
 		return nil, err
 	}
+	prog, err := forRuntime(p.runtime, p.spec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.file, err)
+	}
+	return prog, nil
+}
+
+// project is what a Pulumi.yaml says about running its program.
+type project struct {
+	file    string // the Pulumi.yaml read
+	runtime string
+	spec    spec
+}
+
+// readProject reads dir/Pulumi.yaml (or Pulumi.yml): the runtime, its
+// options and `main`.
+func readProject(dir string) (project, error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return project{}, err
+	}
 	file, data, err := readProjectFile(root)
 	if err != nil {
-		return nil, err
+		return project{}, err
 	}
 	var proj struct {
 		Main    string    `yaml:"main"`
 		Runtime yaml.Node `yaml:"runtime"`
 	}
 	if err := yaml.Unmarshal(data, &proj); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return project{}, fmt.Errorf("%s: %w", file, err)
 	}
 	name, opts, err := parseRuntime(&proj.Runtime)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return project{}, fmt.Errorf("%s: %w", file, err)
 	}
-	spec, err := newSpec(root, proj.Main, opts)
+	s, err := newSpec(root, proj.Main, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return project{}, fmt.Errorf("%s: %w", file, err)
 	}
-	prog, err := forRuntime(name, spec)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return prog, nil
+	return project{file: file, runtime: name, spec: s}, nil
 }
 
 // ForProgram returns the runner for a program the way a language host gets
