@@ -41,7 +41,9 @@ type Meta struct {
 // Config is the package's provider configuration section.
 type Config struct {
 	Variables map[string]Property `json:"variables"`
-	Required  []string            `json:"required"`
+	// Required lists the variables a program must set. Pulumi's schema
+	// spells it "defaults" (ConfigSpec.Required in pkg/v3 codegen/schema).
+	Required []string `json:"defaults"`
 }
 
 // Property describes one property: a primitive type, an array, a map, or a
@@ -167,6 +169,8 @@ func (p *Package) validate() error {
 					}
 				} else if !propertyTypes[q.Type] {
 					fail("%s.%s: unknown type %q (want string, integer, number, boolean, array, object or a $ref)", where, k, q.Type)
+				} else if q.Type == "array" && q.Items == nil {
+					fail("%s.%s: an array needs items", where, k)
 				}
 			})
 		}
@@ -188,27 +192,51 @@ func (p *Package) validate() error {
 		checkObj(tok, "required", r.Object)
 	}
 
-	if _, err := regexp.Compile(p.Meta.ModuleFormat); err != nil {
+	moduleFormat, err := regexp.Compile(p.Meta.ModuleFormat)
+	if err != nil {
 		fail("meta.moduleFormat: %v", err)
 	}
+	checkToken := func(section, tok string) {
+		if msg := p.tokenProblem(moduleFormat, tok); msg != "" {
+			fail("%s %s: %s", section, tok, msg)
+		}
+	}
 	checkProps("config", p.Config.Variables)
-	checkRequired("config", "required", p.Config.Required, p.Config.Variables)
+	checkRequired("config", "defaults (its required variables)", p.Config.Required, p.Config.Variables)
 	checkResource("provider", p.Provider)
+	methodOf := map[string]string{}
 	for tok, r := range p.Resources {
+		checkToken("resource", tok)
 		checkResource(tok, r)
 		for name, fn := range r.Methods {
-			if _, ok := p.Functions[fn]; !ok {
+			f, ok := p.Functions[fn]
+			switch {
+			case !ok:
 				fail("%s: method %q names unknown function %q", tok, name, fn)
+			case !strings.HasPrefix(fn, tok+"/"):
+				fail("%s: method %q names function %q, which is not of the form %s/<method name>", tok, name, fn, tok)
+			case f.Inputs == nil || !hasProperty(f.Inputs.Properties, "__self__"):
+				fail("%s: method %q: function %q has no __self__ input", tok, name, fn)
+			case methodOf[fn] != "":
+				fail("%s: method %q: function %q is already a method of %s", tok, name, fn, methodOf[fn])
 			}
+			methodOf[fn] = tok
 		}
 	}
 	for tok, t := range p.Types {
+		checkToken("type", tok)
 		if !namedTypes[t.Type] {
 			fail("%s: unknown type %q (want object, or string, integer, number or boolean for an enum)", tok, t.Type)
+		}
+		for i, e := range t.Enum {
+			if !enumValueFits(t.Type, e.Value) {
+				fail("%s: enum value %d (%v) is not of type %s", tok, i, e.Value, t.Type)
+			}
 		}
 		checkObj(tok, "required", t.Object)
 	}
 	for tok, f := range p.Functions {
+		checkToken("function", tok)
 		if f.Inputs != nil {
 			checkObj(tok+" inputs", "required", *f.Inputs)
 		}
@@ -221,6 +249,50 @@ func (p *Package) validate() error {
 		return fmt.Errorf("schema: %s", strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// tokenPattern is the binder's metaschema pattern for a token.
+var tokenPattern = regexp.MustCompile(`^[a-zA-Z][-a-zA-Z0-9_]*:([^0-9][a-zA-Z0-9._/-]*)?:[^0-9][a-zA-Z0-9._/-]*$`)
+
+// tokenProblem says what the binder refuses in a resource, type or function
+// token of this package; "" when nothing.
+func (p *Package) tokenProblem(moduleFormat *regexp.Regexp, tok string) string {
+	parts := strings.Split(tok, ":")
+	if len(parts) != 3 || !tokenPattern.MatchString(tok) {
+		return "not a token of the form pkg:module:Name"
+	}
+	if parts[0] != p.Name {
+		return fmt.Sprintf("the token's package is %q, not %q", parts[0], p.Name)
+	}
+	module := parts[1]
+	if moduleFormat != nil {
+		if m := moduleFormat.FindStringSubmatch(module); len(m) > 1 {
+			module = m[1]
+		}
+	}
+	if strings.HasPrefix(module, "index/") {
+		return "modules cannot nest under index (meta.moduleFormat decides a token's module)"
+	}
+	return ""
+}
+
+func hasProperty(props map[string]Property, name string) bool {
+	_, ok := props[name]
+	return ok
+}
+
+// enumValueFits reports whether an enum value (as JSON decodes it) is of the
+// enum's type.
+func enumValueFits(typ string, v any) bool {
+	switch v := v.(type) {
+	case string:
+		return typ == "string"
+	case bool:
+		return typ == "boolean"
+	case float64:
+		return typ == "number" || typ == "integer" && v == float64(int64(v))
+	}
+	return false
 }
 
 // The types a property may have (none: with a $ref), and a named type.
@@ -250,6 +322,23 @@ const (
 	refAsset
 	refArchive
 )
+
+// RefTarget is what a $ref names, as [Package.RefTarget] resolves it.
+type RefTarget struct {
+	Kind  string // "type", "resource", "any" (Any and Json), "asset" or "archive"
+	Token string // for a type or resource, its token, unescaped
+}
+
+// RefTarget resolves a $ref the way the host reads it when it checks values.
+func (p *Package) RefTarget(ref string) (RefTarget, error) {
+	kind, tok, err := p.resolve(ref)
+	if err != nil {
+		return RefTarget{}, err
+	}
+	return RefTarget{Kind: refKindNames[kind], Token: tok}, nil
+}
+
+var refKindNames = map[refKind]string{refType: "type", refResource: "resource", refAny: "any", refAsset: "asset", refArchive: "archive"}
 
 // refPath is the path of a cross-package $ref, as the CLI's binder reads it.
 var refPath = regexp.MustCompile(`^/?([-\w]+)/(v[^/]*)/schema\.json$`)

@@ -8,6 +8,7 @@ require (
 	github.com/pulumi/pulumi/pkg/v3 v3.260.0
 	github.com/pulumi/pulumi/sdk/v3 v3.263.0
 	golang.org/x/mod v0.41.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -129,7 +130,6 @@ require (
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260904194346-d0f1323225a4 // indirect
 	google.golang.org/grpc v1.85.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 	lukechampine.com/frand v1.5.1 // indirect
 )
 

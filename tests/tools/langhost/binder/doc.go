@@ -1,0 +1,8 @@
+// Package binder holds tests that judge the host's schema reader
+// (host/schema) by Pulumi's own schema binder (pkg/v3 codegen/schema): every
+// schema the host serves binds with no error, and over a table of fixtures
+// the reader accepts what the binder accepts and reads each property as the
+// binder does. It has no code of its own; it lives in this module, beside
+// the language host with Pulumi's generators, so that pkg/v3 stays out of
+// the main module's graph.
+package binder
