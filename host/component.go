@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -197,7 +198,9 @@ func (c *Component) ProviderConfig() property.Map { return c.provider.currentCon
 
 // Register registers a child resource and waits for the engine's answer.
 // Parent defaults to the component; a custom child of a package the program
-// passed in `providers` gets that provider. Each output of the child carries
+// passed in `providers` gets that provider, and a child component (local or
+// remote) gets the whole map, under any entries of its own, as the Go SDK
+// passes it on. Each output of the child carries
 // a dependency on the child, so values derived from it carry it too. A name
 // that contains a secret input is refused: it would be stored in the URN.
 func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {
@@ -212,10 +215,15 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	if err := c.provider.checkChildKind(req); err != nil {
 		return monitorclient.RegisterResourceResponse{}, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
 	}
-	if req.Custom && req.Provider == "" {
+	switch {
+	case req.Custom && req.Provider == "":
 		if ref, ok := c.opts.Providers[packageOf(req.Type)]; ok {
 			req.Provider = ref
 		}
+	case !req.Custom && len(c.opts.Providers) > 0:
+		own := req.Providers
+		req.Providers = maps.Clone(c.opts.Providers)
+		maps.Copy(req.Providers, own)
 	}
 	req.Inputs = c.seal(req.Inputs)
 	c.pending.Add(1)

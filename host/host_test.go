@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -1033,5 +1034,55 @@ name: sitekit
 resources: {sitekit:class:BucketObject: {properties: {class: {type: string}, type: {type: string}}}}
 `))); err != nil {
 		t.Errorf("New = %v, want the schema accepted", err)
+	}
+}
+
+// The providers a program passed to a component reach its children that
+// are components, local or remote (another package's, constructed by its
+// own plugin), as a providers map, as the Go SDK sends it; a custom child
+// of one of those packages gets its provider; an entry the child sets
+// itself wins.
+func TestConstructPassesProvidersToChildren(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	const (
+		awsRef = "urn:pulumi:dev::proj::pulumi:providers:aws::east::id-1"
+		k8sRef = "urn:pulumi:dev::proj::pulumi:providers:kubernetes::k::id-2"
+		ownRef = "urn:pulumi:dev::proj::pulumi:providers:kubernetes::mine::id-3"
+	)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			for _, req := range []monitorclient.RegisterResourceRequest{
+				{Type: "eks:index:Cluster", Name: "remote", Remote: true},
+				{Type: "test:index:Greeter", Name: "local"},
+				{Type: "eks:index:Cluster", Name: "own", Remote: true, Providers: map[string]string{"kubernetes": ownRef}},
+				{Type: "aws:s3:Bucket", Name: "bucket", Custom: true},
+			} {
+				if _, err := c.Register(ctx, req); err != nil {
+					return compOut{}, err
+				}
+			}
+			return compOut{Shout: args.Greeting}, nil
+		}))
+	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})
+	req.Providers = map[string]string{"aws": awsRef, "kubernetes": k8sRef}
+	if _, err := client.Construct(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]fakemonitor.Registration{}
+	for _, r := range mon.Registrations() {
+		byName[r.Name] = r
+	}
+	for name, want := range map[string]map[string]string{
+		"remote": {"aws": awsRef, "kubernetes": k8sRef},
+		"local":  {"aws": awsRef, "kubernetes": k8sRef},
+		"own":    {"aws": awsRef, "kubernetes": ownRef},
+	} {
+		if got := byName[name].Providers; !maps.Equal(got, want) {
+			t.Errorf("%s: providers = %v, want %v", name, got, want)
+		}
+	}
+	if got := byName["bucket"].Raw.GetProvider(); got != awsRef {
+		t.Errorf("bucket: provider = %q, want %q", got, awsRef)
 	}
 }
