@@ -116,6 +116,10 @@ type StackInfo struct {
 	// Config is the stack configuration, keys "namespace:name"; values of
 	// secret keys are marked secret.
 	Config property.Map
+	// StackTraceHandle is the engine's handle for the program's stack trace
+	// at this Construct or Call. What the component registers carries it as
+	// its parentStackTraceHandle.
+	StackTraceHandle string
 }
 
 // ResourceOptions are the resource options a consumer program set on the
@@ -224,6 +228,9 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 		own := req.Providers
 		req.Providers = maps.Clone(c.opts.Providers)
 		maps.Copy(req.Providers, own)
+	}
+	if req.ParentStackTraceHandle == "" {
+		req.ParentStackTraceHandle = c.info.StackTraceHandle
 	}
 	req.Inputs = c.seal(req.Inputs)
 	c.pending.Add(1)

@@ -65,6 +65,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		ReplaceWith:             o.ReplaceWith,
 		ReplacementTrigger:      o.ReplacementTrigger,
 		Hooks:                   o.Hooks,
+		ParentStackTraceHandle:  req.Info.StackTraceHandle,
 	})
 	if err != nil {
 		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register component", Err: err}

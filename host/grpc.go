@@ -303,8 +303,10 @@ func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, er
 	for _, a := range req.GetAliases() {
 		o.Aliases = append(o.Aliases, fromAlias(a))
 	}
+	info := stackInfo(req.GetProject(), req.GetStack(), req.GetOrganization(), req.GetDryRun(), int(req.GetParallel()), req.GetConfig(), req.GetConfigSecretKeys())
+	info.StackTraceHandle = req.GetStackTraceHandle()
 	return constructRequest{
-		Info:        stackInfo(req.GetProject(), req.GetStack(), req.GetOrganization(), req.GetDryRun(), int(req.GetParallel()), req.GetConfig(), req.GetConfigSecretKeys()),
+		Info:        info,
 		MonitorAddr: req.GetMonitorEndpoint(),
 		Type:        req.GetType(),
 		Name:        req.GetName(),

@@ -19,8 +19,10 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 		deps[k] = d.GetUrns()
 	}
 	org, secretKeys := s.callDeploymentInfo(ctx, req)
+	info := stackInfo(req.GetProject(), req.GetStack(), org, req.GetDryRun(), int(req.GetParallel()), req.GetConfig(), secretKeys)
+	info.StackTraceHandle = req.GetStackTraceHandle()
 	creq := callRequest{
-		Info:        stackInfo(req.GetProject(), req.GetStack(), org, req.GetDryRun(), int(req.GetParallel()), req.GetConfig(), secretKeys),
+		Info:        info,
 		MonitorAddr: req.GetMonitorEndpoint(),
 		Token:       req.GetTok(),
 		Args:        withInputDependencies(args, deps),

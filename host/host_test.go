@@ -1086,3 +1086,50 @@ func TestConstructPassesProvidersToChildren(t *testing.T) {
 		t.Errorf("bucket: provider = %q, want %q", got, awsRef)
 	}
 }
+
+// The stack trace handle of a Construct or Call becomes the
+// parentStackTraceHandle of everything the component registers, so the
+// engine can stitch the program's stack to the plugin's registrations; a
+// child that sets its own keeps it.
+func TestStackTraceHandleReachesRegistrations(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	child := func(ctx context.Context, c *host.Component, name, handle string) error {
+		_, err := c.Register(ctx, monitorclient.RegisterResourceRequest{Type: "test:index:Greeter", Name: name, ParentStackTraceHandle: handle})
+		return err
+	}
+	client := serve(t, mon.Addr(),
+		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			if err := child(ctx, c, "child", ""); err != nil {
+				return compOut{}, err
+			}
+			return compOut{Shout: args.Greeting}, child(ctx, c, "own-handle", "set-by-child")
+		}),
+		host.WithMethod("test:index:Comp/greet", func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
+			return "hi", child(ctx, self, "from-method", "")
+		}))
+	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})
+	req.StackTraceHandle = "construct-handle"
+	comp, err := client.Construct(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, _ := plugin.MarshalProperties(resource.PropertyMap{
+		"__self__": resource.MakeComponentResourceReference(resource.URN(comp.GetUrn()), ""),
+		"name":     resource.NewProperty("world"),
+	}, plugin.MarshalOptions{KeepResources: true})
+	if _, err := client.Call(context.Background(), &pulumirpc.CallRequest{Tok: "test:index:Comp/greet", Args: args,
+		MonitorEndpoint: mon.Addr(), StackTraceHandle: "call-handle"}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"c": "construct-handle", "child": "construct-handle", "own-handle": "set-by-child", "from-method": "call-handle"}
+	for _, r := range mon.Registrations() {
+		if got := r.Raw.GetParentStackTraceHandle(); got != want[r.Name] {
+			t.Errorf("%s: parentStackTraceHandle = %q, want %q", r.Name, got, want[r.Name])
+		}
+		delete(want, r.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("not registered: %v", want)
+	}
+}

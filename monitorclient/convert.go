@@ -269,6 +269,7 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (regi
 		Version:                 req.Version,
 		PluginDownloadURL:       req.PluginDownloadURL,
 		ImportId:                req.ImportID,
+		ParentStackTraceHandle:  req.ParentStackTraceHandle,
 		AcceptSecrets:           true,
 		AcceptResources:         true,
 		AcceptsByteString:       true,

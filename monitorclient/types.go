@@ -114,6 +114,10 @@ type RegisterResourceRequest struct {
 	Version                 string
 	PluginDownloadURL       string
 	ImportID                string
+	// ParentStackTraceHandle is the engine's handle for the stack trace of
+	// the request that led here (a Construct's or Call's), so the engine
+	// can stitch traces together across plugins.
+	ParentStackTraceHandle string
 }
 
 // Result is the registration outcome the monitor reported.
