@@ -42,7 +42,7 @@ func wireError(t *testing.T, err error) (codes.Code, string, []string) {
 // message, so the message must not repeat them. The engine prints the
 // input's value in each detail, so a property holding a secret is named in
 // the message instead. Secrets are redacted from both; an InputError wrapped
-// in more context keeps its whole text instead.
+// in more context keeps it in the message, and its details.
 func TestConstructInputErrorOnTheWire(t *testing.T) {
 	t.Parallel()
 	mon := fakemonitor.Start(t)
@@ -54,6 +54,9 @@ func TestConstructInputErrorOnTheWire(t *testing.T) {
 			return compOut{}, host.Errorf("password", "%q is too weak", args.Password)
 		}),
 		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			if args.Greeting == "shout" {
+				return compOut{}, fmt.Errorf("greeting the world: %w", host.Errorf("greeting", "too loud"))
+			}
 			return compOut{}, nil
 		}))
 	secretReq := func(name, password string) *pulumirpc.ConstructRequest {
@@ -80,7 +83,12 @@ func TestConstructInputErrorOnTheWire(t *testing.T) {
 	}, {
 		name:        "wrapped, secret reason",
 		req:         secretReq("v2", "wrap-hunter2"),
-		wantMessage: `checking the vault: invalid input: password: "[secret]" is too weak`,
+		wantMessage: `checking the vault: invalid input; password: "[secret]" is too weak`,
+	}, {
+		name:        "wrapped",
+		req:         constructReq(mon, "test:index:Comp", "c2", map[string]any{"greeting": "shout"}),
+		wantMessage: "greeting the world: invalid input",
+		wantDetails: []string{"greeting: too loud"},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

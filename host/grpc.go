@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
@@ -89,14 +90,21 @@ func checkFailures(fs []PropertyError, ins ...property.Map) []*pulumirpc.CheckFa
 // a Construct error's InputPropertiesError details itself, one line per
 // property under "<type> resource '<name>' has a problem: <message>", so
 // an InputError goes out as its summary plus one detail per property. One
-// wrapped in more context keeps its whole text, which the details would
-// only repeat.
+// wrapped in more context (fmt.Errorf with %w) keeps that context in the
+// summary, and its details.
 func constructErrorToStatus(err error, ins ...property.Map) error {
 	if err == nil {
 		return nil
 	}
 	err = redactErr(err, secretTexts(ins...))
-	if ie, ok := err.(*InputError); ok && len(ins) > 0 {
+	if ie, ok := asInputError(err); ok && len(ins) > 0 {
+		if outer := err.Error(); outer != ie.Error() {
+			context, ok := strings.CutSuffix(outer, ie.Error())
+			if !ok {
+				context = outer + ": " // wrapped some other way: the whole text, then the details
+			}
+			ie = &InputError{Message: context + ie.Message, Properties: ie.Properties}
+		}
 		return rpcerror.WrapDetailedError(ie.inputPropertiesError(ins[0]))
 	}
 	return errorToStatus(err)
