@@ -489,6 +489,19 @@ func callGreet(t *testing.T, mon *fakemonitor.Monitor, cfg map[string]string, gr
 	return resp
 }
 
+// greetCallArgs are the arguments of a call of greet on the Comp compURN,
+// with name "world".
+func greetCallArgs(compURN string) *structpb.Struct {
+	args, err := plugin.MarshalProperties(resource.PropertyMap{
+		"__self__": resource.MakeComponentResourceReference(resource.URN(compURN), ""),
+		"name":     resource.NewProperty("world"),
+	}, plugin.MarshalOptions{KeepResources: true})
+	if err != nil {
+		panic(err)
+	}
+	return args
+}
+
 // callMethod is callGreet for any result type and a Comp constructed with
 // greeting (which it returns as its shout); it returns the Comp's URN too.
 func callMethod[R any](t *testing.T, mon *fakemonitor.Monitor, cfg map[string]string, greeting resource.PropertyValue, greet host.MethodFunc[greetArgs, R]) (string, *pulumirpc.CallResponse) {
@@ -504,10 +517,7 @@ func callMethod[R any](t *testing.T, mon *fakemonitor.Monitor, cfg map[string]st
 	if err != nil {
 		t.Fatal(err)
 	}
-	args, _ := plugin.MarshalProperties(resource.PropertyMap{
-		"__self__": resource.MakeComponentResourceReference(resource.URN(comp.GetUrn()), ""),
-		"name":     resource.NewProperty("world"),
-	}, plugin.MarshalOptions{KeepResources: true})
+	args := greetCallArgs(comp.GetUrn())
 	resp, err := client.Call(context.Background(), &pulumirpc.CallRequest{
 		Tok: "test:index:Comp/greet", Args: args, MonitorEndpoint: mon.Addr(), Config: cfg,
 	})
@@ -1114,10 +1124,7 @@ func TestStackTraceHandleReachesRegistrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	args, _ := plugin.MarshalProperties(resource.PropertyMap{
-		"__self__": resource.MakeComponentResourceReference(resource.URN(comp.GetUrn()), ""),
-		"name":     resource.NewProperty("world"),
-	}, plugin.MarshalOptions{KeepResources: true})
+	args := greetCallArgs(comp.GetUrn())
 	if _, err := client.Call(context.Background(), &pulumirpc.CallRequest{Tok: "test:index:Comp/greet", Args: args,
 		MonitorEndpoint: mon.Addr(), StackTraceHandle: "call-handle"}); err != nil {
 		t.Fatal(err)
