@@ -49,6 +49,14 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The scripts' programs consume the sitekit SDKs that tests/setup.sh
+	// generates with Pulumi's generators.
+	sdk := filepath.Join(repo, "sdk")
+	for _, f := range []string{"go/go.sum", "nodejs/bin/package.json", "python/setup.py"} {
+		if _, err := os.Stat(filepath.Join(sdk, f)); err != nil {
+			t.Fatalf("the generated sitekit SDKs are missing (%v): run bash tests/setup.sh", err)
+		}
+	}
 	plugins := filepath.Dir(buildPlugin(t, t.TempDir()))
 	// The secretbox test package (tests/internal/secretbox), beside sitekit.
 	if msg, err := exec.Command("go", "build", "-o", plugins, "./internal/secretbox/cmd/pulumi-resource-secretbox").CombinedOutput(); err != nil {
@@ -64,12 +72,19 @@ func TestScripts(t *testing.T) {
 			// Hermetic: HOME and caches of our own under $WORK, the Go
 			// caches shared so Go programs build fast.
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
-			env.Setenv("PATH", strings.Join([]string{plugins, toolsDir(repo), os.Getenv("PATH")}, string(os.PathListSeparator)))
+			// testscript's own commands first (our language host from the
+			// working tree, see TestMain), then the plugins and the tools.
+			path := []string{plugins, toolsDir(repo), os.Getenv("PATH")}
+			if polyup, err := exec.LookPath("polyup"); err == nil {
+				path = append([]string{filepath.Dir(polyup)}, path...)
+			}
+			env.Setenv("PATH", strings.Join(path, string(os.PathListSeparator)))
 			env.Setenv("PLUGINS", plugins)
 			if gobin, err := exec.LookPath("go"); err == nil {
 				env.Setenv("GODIR", filepath.Dir(gobin)) // for scripts that set a PATH of their own
 			}
 			env.Setenv("REPO", repo)
+			env.Setenv("SDK", sdk)
 			if err := realCLIEnv(env); err != nil {
 				return err
 			}

@@ -3,7 +3,6 @@ package tests
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -242,93 +241,6 @@ func checkYAMLProgram(pkg *schema.Package, prog yamlProgram) []string {
 	return out
 }
 
-// TestSDKsInStepWithSchema checks the hand-written thin SDKs against
-// schema.yaml: every sitekit token they use exists, and every property the
-// schema gives that resource or function is named in the SDK (__self__,
-// which Go passes implicitly, aside).
-func TestSDKsInStepWithSchema(t *testing.T) {
-	t.Parallel()
-	pkg := loadSchema(t)
-	sdks := map[string][]string{
-		"go":         globFiles(t, "../examples/go/sitekit/*.go"),
-		"typescript": {"../examples/typescript/sitekit.ts"},
-		"python":     {"../examples/python/sitekit.py"},
-	}
-	for lang, files := range sdks {
-		t.Run(lang, func(t *testing.T) {
-			t.Parallel()
-			var src strings.Builder
-			for _, f := range files {
-				data, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				src.Write(data)
-			}
-			for _, f := range checkSDK(pkg, src.String()) {
-				t.Error(f)
-			}
-		})
-	}
-}
-
-func TestCheckSDK(t *testing.T) {
-	t.Parallel()
-	pkg := loadSchema(t)
-	if got := checkSDK(pkg, `register("sitekit:index:Nope")`); !slices.Contains(got, "token sitekit:index:Nope is not in the schema") {
-		t.Errorf("unknown token: got %q", got)
-	}
-	got := checkSDK(pkg, `invoke("sitekit:index:getObject", {bucket, key}) -> content, contentType`)
-	if want := "sitekit:index:getObject: property etag is not named"; !slices.Contains(got, want) {
-		t.Errorf("missing property: got %q, want %q", got, want)
-	}
-	if got := checkSDK(pkg, `invoke("sitekit:index:getObject", {bucket, key}) -> content, contentType, etag`); len(got) != 0 {
-		t.Errorf("complete function: got %q", got)
-	}
-}
-
-var sdkToken = regexp.MustCompile(`"(sitekit:index:[A-Za-z/]+)"`)
-
-func checkSDK(pkg *schema.Package, src string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, m := range sdkToken.FindAllStringSubmatch(src, -1) {
-		tok := m[1]
-		if seen[tok] {
-			continue
-		}
-		seen[tok] = true
-		var props []string
-		if res, ok := pkg.Resource(tok); ok {
-			props = append(mapKeys(res.InputProperties), mapKeys(res.Properties)...)
-		} else if fn, ok := pkg.Function(tok); ok {
-			props = append(mapKeys(fn.Inputs.Properties), mapKeys(fn.Outputs.Properties)...)
-		} else if _, ok := pkg.Types[tok]; !ok {
-			out = append(out, "token "+tok+" is not in the schema")
-			continue
-		}
-		for _, p := range props {
-			if p == "__self__" {
-				continue // the Go SDK passes the receiver implicitly
-			}
-			if !regexp.MustCompile(`\b` + regexp.QuoteMeta(p) + `\b`).MatchString(src) {
-				out = append(out, tok+": property "+p+" is not named")
-			}
-		}
-	}
-	sort.Strings(out)
-	return slices.Compact(out)
-}
-
-func globFiles(t *testing.T, pattern string) []string {
-	t.Helper()
-	files, err := filepath.Glob(pattern)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no files match %s (%v)", pattern, err)
-	}
-	return files
-}
-
 // walkStrings calls f for every string inside v: nested maps and slices,
 // and the properties of a resources section.
 func walkStrings(v any, f func(string)) {
@@ -353,12 +265,4 @@ func walkStrings(v any, f func(string)) {
 func hasKey[V any](m map[string]V, k string) bool {
 	_, ok := m[k]
 	return ok
-}
-
-func mapKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	return keys
 }

@@ -10,9 +10,12 @@ bash tests/setup.sh
 # setup.sh installed the real pulumi CLI: scripts that need it must run, not skip.
 export POLYHOST_REQUIRE_PULUMI=1
 go vet ./...
+# The Go example is a module of its own, on the generated SDK.
+(cd examples/go && go vet ./...)
 go test -count=1 ./...
-# The language host with Pulumi's generators is a module of its own.
-(cd tests/tools/langhost && go vet . && go test -count=1 .)
+# Modules of their own, with pkg/v3: the language host with Pulumi's
+# generators, and the tests that judge host/schema by Pulumi's binder.
+(cd tests/tools/langhost && go vet ./... && go test -count=1 ./...)
 go test -count=1 -race ./host/... ./monitorclient/... ./internal/... ./tests/reliability/
 # Short fuzzing in CI, by execution count (about 10 s each on 2 cores): a
 # -fuzztime duration trips a race in Go 1.26's fuzz coordinator

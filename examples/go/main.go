@@ -6,7 +6,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 
-	"github.com/polyhost/polyhost/examples/go/sitekit"
+	"github.com/polyhost/polyhost/sdk/go/sitekit"
 )
 
 const defaultNews = "<p>No news yet.</p>"
@@ -27,25 +27,25 @@ func main() {
 		if err != nil {
 			return err
 		}
-		aboutURL, err := site.PageUrl(ctx, &sitekit.SitePageUrlArgs{Page: pulumi.String("about.html")})
+		about, err := site.PageUrl(ctx, &sitekit.SitePageUrlArgs{Page: pulumi.String("about.html")})
 		if err != nil {
 			return err
 		}
 		// A secret argument keeps the result secret.
-		hiddenURL, err := site.PageUrl(ctx, &sitekit.SitePageUrlArgs{Page: pulumi.ToSecret(pulumi.String("hidden.html")).(pulumi.StringOutput)})
+		hidden, err := site.PageUrl(ctx, &sitekit.SitePageUrlArgs{Page: pulumi.ToSecret(pulumi.String("hidden.html")).(pulumi.StringOutput)})
 		if err != nil {
 			return err
 		}
 		// The news page's body is secret config; set it with -secret news=...
-		news := cfg.GetSecret("news").ApplyT(func(s string) string {
+		newsContent := cfg.GetSecret("news").ApplyT(func(s string) string {
 			if s == "" {
 				return defaultNews
 			}
 			return s
 		}).(pulumi.StringOutput)
-		newsURL, err := site.AddPage(ctx, &sitekit.SiteAddPageArgs{
+		news, err := site.AddPage(ctx, &sitekit.SiteAddPageArgs{
 			Name:    pulumi.String("news.html"),
-			Content: news,
+			Content: newsContent,
 		})
 		if err != nil {
 			return err
@@ -57,9 +57,9 @@ func main() {
 		ctx.Export("url", site.Url)
 		ctx.Export("pageCount", site.PageCount)
 		ctx.Export("bucketName", site.Bucket.BucketName())
-		ctx.Export("aboutUrl", aboutURL)
-		ctx.Export("newsUrl", newsURL)
-		ctx.Export("hiddenUrl", hiddenURL)
+		ctx.Export("aboutUrl", about.Url())
+		ctx.Export("newsUrl", news.Url())
+		ctx.Export("hiddenUrl", hidden.Url())
 		ctx.Export("mirrorUrl", mirror.Url)
 		ctx.Export("mirrorSource", mirror.SourceUrl)
 		return nil

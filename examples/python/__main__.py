@@ -3,7 +3,7 @@ Site's methods, and exports the results."""
 
 import pulumi
 
-import sitekit
+import polyhost_sitekit as sitekit
 
 config = pulumi.Config()
 greeting = config.get("greeting") or "Hello from Python"

@@ -1,7 +1,7 @@
 // sitekit-ts builds a Site and a Mirror of it from TypeScript, calls the
 // Site's methods, and exports the results.
 import * as pulumi from "@pulumi/pulumi";
-import * as sitekit from "./sitekit";
+import * as sitekit from "@polyhost/sitekit";
 
 const config = new pulumi.Config();
 const greeting = config.get("greeting") ?? "Hello from TypeScript";

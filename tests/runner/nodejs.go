@@ -123,7 +123,8 @@ func parseConfigKey(k string) (string, string, error) {
 // nodeRunScript returns @pulumi/pulumi/cmd/run/index.js for a program in
 // pwd, as `require.resolve` from pwd would find it. When the program has no
 // @pulumi/pulumi of its own, the shared test install is linked into
-// pwd/node_modules first, so the program (and the TypeScript type checker)
+// pwd/node_modules first, with the program's `file:` dependencies (as `npm
+// install` links them), so the program (and the TypeScript type checker)
 // load the very copy that runs it.
 func nodeRunScript(pwd string, getenv func(string) string) (string, error) {
 	if own := ownPulumiPackage(pwd); own != "" {
@@ -133,7 +134,17 @@ func nodeRunScript(pwd string, getenv func(string) string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := linkNodePackages(pwd, shared); err != nil {
+	links, err := localNodePackages(pwd)
+	if err != nil {
+		return "", err
+	}
+	for _, name := range sharedPackageNames(shared) {
+		target := filepath.Join(shared, filepath.FromSlash(name))
+		if _, err := os.Stat(target); err == nil && links[name] == "" {
+			links[name] = target
+		}
+	}
+	if err := linkNodePackages(pwd, links); err != nil {
 		return "", err
 	}
 	return filepath.EvalSymlinks(filepath.Join(shared, "@pulumi", "pulumi", "cmd", "run", "index.js"))
@@ -158,15 +169,61 @@ func ownPulumiPackage(pwd string) string {
 	}
 }
 
-// linkNodePackages makes pwd/node_modules/<name> a symlink to the shared
-// install for every dependency named in the shared package.json (default:
-// @pulumi/pulumi). Existing real directories are left alone.
-func linkNodePackages(pwd, shared string) error {
-	for _, name := range sharedPackageNames(shared) {
-		target := filepath.Join(shared, filepath.FromSlash(name))
-		if _, err := os.Stat(target); err != nil {
-			continue
+// linkLocalNodePackages links the `file:` dependencies of a program without
+// an install of its own into pwd/node_modules (see nodeRunScript).
+func linkLocalNodePackages(pwd string) error {
+	if ownPulumiPackage(pwd) != "" {
+		return nil
+	}
+	links, err := localNodePackages(pwd)
+	if err != nil {
+		return err
+	}
+	return linkNodePackages(pwd, links)
+}
+
+// localNodePackages returns the directory of each `file:` dependency (and
+// devDependency) in pwd/package.json, by package name; a missing directory
+// is an error naming the dependency.
+func localNodePackages(pwd string) (map[string]string, error) {
+	links := map[string]string{}
+	file := filepath.Join(pwd, "package.json")
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return links, nil
+	} else if err != nil {
+		return nil, err
+	}
+	var pkg struct {
+		Dependencies    map[string]string `json:"dependencies"`
+		DevDependencies map[string]string `json:"devDependencies"`
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	for _, deps := range []map[string]string{pkg.Dependencies, pkg.DevDependencies} {
+		for name, spec := range deps {
+			rel, ok := strings.CutPrefix(spec, "file:")
+			if !ok {
+				continue
+			}
+			dir := filepath.FromSlash(rel)
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(pwd, dir)
+			}
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return nil, fmt.Errorf("%s: dependency %s is %q, but %s is not a directory (build or generate the package first)", file, name, spec, dir)
+			}
+			links[name] = dir
 		}
+	}
+	return links, nil
+}
+
+// linkNodePackages makes pwd/node_modules/<name> a symlink to links[name].
+// Existing real directories are left alone.
+func linkNodePackages(pwd string, links map[string]string) error {
+	for name, target := range links {
 		link := filepath.Join(pwd, "node_modules", filepath.FromSlash(name))
 		fi, err := os.Lstat(link)
 		switch {

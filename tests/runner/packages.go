@@ -37,7 +37,8 @@ func RequiredPackages(dir string) ([]engine.Package, error) {
 //
 //   - nodejs: every package under programDir/node_modules (nested ones too)
 //     whose package.json has a "pulumi" section with "resource": true, as
-//     generated SDKs do;
+//     generated SDKs do; a program without an install of its own gets its
+//     `file:` dependencies linked there first, as a run would link them;
 //   - go: the modules the program's go.mod requires whose pulumi-plugin.json
 //     says "resource": true (goPackages);
 //   - python: the distributions installed for the program's interpreter with
@@ -49,7 +50,9 @@ func ProgramPackages(ctx context.Context, runtime, root, programDir string, opts
 	var err error
 	switch runtime {
 	case "nodejs":
-		err = nodePackages(filepath.Join(programDir, "node_modules"), &out, map[string]bool{})
+		if err = linkLocalNodePackages(programDir); err == nil {
+			err = nodePackages(filepath.Join(programDir, "node_modules"), &out, map[string]bool{})
+		}
 	case "go":
 		out, err = goPackages(ctx, programDir)
 	case "python":

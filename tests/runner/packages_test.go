@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/polyhost/polyhost/tests/engine"
@@ -258,5 +259,45 @@ func TestPluginVersionFromPEP440(t *testing.T) {
 		if got != want || (err == nil) != (want != "") {
 			t.Errorf("pluginVersionFromPEP440(%q) = %q, %v; want %q", in, got, err, want)
 		}
+	}
+}
+
+// A Node program's `file:` dependency is linked into its node_modules, as
+// `npm install` links it, before its packages are read: a generated SDK
+// outside node_modules counts once the program depends on it. One that
+// names a missing directory is an error naming the dependency.
+func TestRequiredPackagesLinksFileDependencies(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sdk := filepath.Join(dir, "sdk", "nodejs", "bin")
+	prog := filepath.Join(dir, "prog")
+	for path, body := range map[string]string{
+		filepath.Join(sdk, "package.json"): `{"name": "@acme/sitekit", "version": "0.1.0",
+			"pulumi": {"resource": true, "name": "sitekit", "version": "0.1.0"}}`,
+		filepath.Join(prog, "package.json"): `{"dependencies": {"@acme/sitekit": "file:../sdk/nodejs/bin", "left-pad": "1.0.0"}}`,
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := RequiredPackages(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []engine.Package{{Name: "sitekit", Version: "0.1.0"}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("RequiredPackages = %+v, want %+v", got, want)
+	}
+	if target, err := os.Readlink(filepath.Join(prog, "node_modules", "@acme", "sitekit")); err != nil || target != sdk {
+		t.Errorf("node_modules/@acme/sitekit links to %q (%v), want %q", target, err, sdk)
+	}
+
+	if err := os.WriteFile(filepath.Join(prog, "package.json"), []byte(`{"dependencies": {"@acme/gone": "file:../nowhere"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RequiredPackages(prog); err == nil || !strings.Contains(err.Error(), `dependency @acme/gone is "file:../nowhere"`) {
+		t.Errorf("a missing file: dependency: err = %v, want one naming it", err)
 	}
 }
