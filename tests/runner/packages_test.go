@@ -30,15 +30,7 @@ func TestRequiredPackages(t *testing.T) {
 		// Outside node_modules: not a dependency.
 		"sdk/package.json": `{"name": "sdk", "version": "1.0.0", "pulumi": {"resource": true}}`,
 	}
-	for name, body := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	// A link back to the top node_modules is read once.
 	loop := filepath.Join(dir, "node_modules", "left-pad", "node_modules", "loop")
 	if err := os.MkdirAll(loop, 0o755); err != nil {
@@ -271,18 +263,11 @@ func TestRequiredPackagesLinksFileDependencies(t *testing.T) {
 	dir := t.TempDir()
 	sdk := filepath.Join(dir, "sdk", "nodejs", "bin")
 	prog := filepath.Join(dir, "prog")
-	for path, body := range map[string]string{
-		filepath.Join(sdk, "package.json"): `{"name": "@acme/sitekit", "version": "0.1.0",
+	writeFiles(t, dir, map[string]string{
+		"sdk/nodejs/bin/package.json": `{"name": "@acme/sitekit", "version": "0.1.0",
 			"pulumi": {"resource": true, "name": "sitekit", "version": "0.1.0"}}`,
-		filepath.Join(prog, "package.json"): `{"dependencies": {"@acme/sitekit": "file:../sdk/nodejs/bin", "left-pad": "1.0.0"}}`,
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		"prog/package.json": `{"dependencies": {"@acme/sitekit": "file:../sdk/nodejs/bin", "left-pad": "1.0.0"}}`,
+	})
 	got, err := RequiredPackages(prog)
 	if err != nil {
 		t.Fatal(err)
