@@ -99,11 +99,11 @@ func constructErrorToStatus(err error, ins ...property.Map) error {
 	err = redactErr(err, secretTexts(ins...))
 	if ie, ok := asInputError(err); ok && len(ins) > 0 {
 		if outer := err.Error(); outer != ie.Error() {
-			context, ok := strings.CutSuffix(outer, ie.Error())
+			prefix, ok := strings.CutSuffix(outer, ie.Error())
 			if !ok {
-				context = outer + ": " // wrapped some other way: the whole text, then the details
+				prefix = outer + ": " // wrapped some other way: the whole text, then the details
 			}
-			ie = &InputError{Message: context + ie.Message, Properties: ie.Properties}
+			ie = &InputError{Message: prefix + ie.Message, Properties: ie.Properties}
 		}
 		return rpcerror.WrapDetailedError(ie.inputPropertiesError(ins[0]))
 	}
