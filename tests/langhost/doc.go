@@ -12,7 +12,8 @@
 // and Link answer Unimplemented. Pulumi's generators are in pkg/v3, which
 // this module does not require: the build in tests/setup.sh comes from
 // tests/tools/langhost, a module of its own that wraps this package with
-// them. Go source plugins (a plugin folder whose PulumiPlugin.yaml says
+// them. InstallDependencies (`pulumi install`, and the install step of
+// `pulumi package add`) is [runner.Install]. Go source plugins (a plugin folder whose PulumiPlugin.yaml says
 // `runtime: go`) are built and run by RunPlugin. `pulumi new`, program
 // generation and other source plugins are not served: those RPCs answer
 // Unimplemented and the CLI says so.

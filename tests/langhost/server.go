@@ -237,12 +237,7 @@ func (s *Server) RunPlugin(req *pulumirpc.RunPluginRequest, stream pulumirpc.Lan
 	cmd := exec.CommandContext(ctx, bin, req.GetArgs()...)
 	cmd.Dir = req.GetPwd()
 	cmd.Env = append(os.Environ(), req.GetEnv()...)
-	var mu sync.Mutex // the stream takes one Send at a time
-	send := func(r *pulumirpc.RunPluginResponse) error {
-		mu.Lock()
-		defer mu.Unlock()
-		return stream.Send(r)
-	}
+	send := oneAtATime(stream.Send)
 	cmd.Stdout = streamWriter(func(b []byte) error {
 		return send(&pulumirpc.RunPluginResponse{Output: &pulumirpc.RunPluginResponse_Stdout{Stdout: b}})
 	})
@@ -260,6 +255,16 @@ func (s *Server) RunPlugin(req *pulumirpc.RunPluginRequest, stream pulumirpc.Lan
 	return send(&pulumirpc.RunPluginResponse{Output: &pulumirpc.RunPluginResponse_Exitcode{Exitcode: int32(code)}})
 }
 
+// oneAtATime serialises calls of a stream's Send, which takes one at a time.
+func oneAtATime[T any](send func(T) error) func(T) error {
+	var mu sync.Mutex
+	return func(r T) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return send(r)
+	}
+}
+
 // streamWriter sends each write on as it comes: the plugin's first line
 // (its port) must reach the CLI at once.
 type streamWriter func([]byte) error
@@ -271,12 +276,22 @@ func (w streamWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// InstallDependencies installs nothing and says so: tests/setup.sh installs
-// what the programs use.
-func (s *Server) InstallDependencies(_ *pulumirpc.InstallDependenciesRequest, stream pulumirpc.LanguageRuntime_InstallDependenciesServer) error {
-	return stream.Send(&pulumirpc.InstallDependenciesResponse{
-		Stdout: []byte("polyhost test language host: nothing to install; tests/setup.sh installs the shared dependencies\n"),
-	})
+// InstallDependencies installs the program's dependencies offline, from
+// the shared installs of tests/setup.sh (runner.Install), streaming what
+// the steps print.
+func (s *Server) InstallDependencies(req *pulumirpc.InstallDependenciesRequest, stream pulumirpc.LanguageRuntime_InstallDependenciesServer) error {
+	info := req.GetInfo()
+	dir, root := info.GetProgramDirectory(), info.GetRootDirectory()
+	if dir == "" {
+		dir = req.GetDirectory() //nolint:staticcheck // older CLIs send only this
+	}
+	if root == "" {
+		root = dir
+	}
+	send := oneAtATime(stream.Send)
+	stdout := streamWriter(func(b []byte) error { return send(&pulumirpc.InstallDependenciesResponse{Stdout: b}) })
+	stderr := streamWriter(func(b []byte) error { return send(&pulumirpc.InstallDependenciesResponse{Stderr: b}) })
+	return runner.Install(stream.Context(), s.runtime, root, dir, info.GetOptions().AsMap(), stdout, stderr)
 }
 
 // Run runs the program with the runner for its runtime and reports how it

@@ -14,5 +14,7 @@
 // that exits non-zero fails with an [*ExitError] carrying its exit status and
 // the tail of its stderr, secret config values redacted. Set
 // POLYHOST_RUNNER_VERBOSE=1 to copy program output to stderr as it runs.
-// Call [Cleanup] from TestMain to remove the binaries built for Go programs.
+// [Install] installs a program's own dependencies, offline, as the
+// language hosts' InstallDependencies does for `pulumi install` and
+// `pulumi package add`. Call [Cleanup] from TestMain to remove the binaries built for Go programs.
 package runner

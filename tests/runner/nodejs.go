@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,24 +131,34 @@ func nodeRunScript(pwd string, getenv func(string) string) (string, error) {
 	if own := ownPulumiPackage(pwd); own != "" {
 		return filepath.Join(own, "cmd", "run", "index.js"), nil
 	}
+	shared, _, err := linkSharedNodePackages(pwd, getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(filepath.Join(shared, "@pulumi", "pulumi", "cmd", "run", "index.js"))
+}
+
+// linkSharedNodePackages links the shared test install's direct
+// dependencies and the program's `file:` dependencies into pwd/node_modules.
+// It returns the shared node_modules and the `file:` dependencies' folders
+// by package name.
+func linkSharedNodePackages(pwd string, getenv func(string) string) (string, map[string]string, error) {
 	shared, err := nodeModulesDir(getenv, pwd)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	links, err := localNodePackages(pwd)
+	local, err := localNodePackages(pwd)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
+	links := maps.Clone(local)
 	for _, name := range sharedPackageNames(shared) {
 		target := filepath.Join(shared, filepath.FromSlash(name))
 		if _, err := os.Stat(target); err == nil && links[name] == "" {
 			links[name] = target
 		}
 	}
-	if err := linkNodePackages(pwd, links); err != nil {
-		return "", err
-	}
-	return filepath.EvalSymlinks(filepath.Join(shared, "@pulumi", "pulumi", "cmd", "run", "index.js"))
+	return shared, local, linkNodePackages(pwd, links)
 }
 
 // ownPulumiPackage finds an installed @pulumi/pulumi in pwd/node_modules (a
