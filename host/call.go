@@ -47,7 +47,7 @@ func encodeResult(r any) (property.Map, error) {
 // with its markers, a string, ...) is returned under the key "res".
 func WithMethod[A, R any](token string, fn MethodFunc[A, R]) Option {
 	return func(p *Provider) error {
-		if _, dup := p.methods[token]; dup {
+		if p.serves(token) {
 			return fmt.Errorf("method %s registered twice", token)
 		}
 		if !strings.Contains(token, "/") {
@@ -91,12 +91,8 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	if !ok {
 		return callResponse{}, unknownToken(p, "method", req.Token, p.methods)
 	}
-	selfValue, hasSelf := req.Args.GetOk("__self__")
-	args := req.Args.Delete("__self__")
-	if !hasSelf || selfValue.IsNull() {
-		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: "missing: a method needs the component it is called on"}}}, nil
-	}
-	if failures := p.checkArgs(req.Token, args); len(failures) > 0 {
+	selfValue, args, failures := p.callArgs(req)
+	if len(failures) > 0 {
 		return callResponse{Failures: failures}, nil
 	}
 	monitor, err := p.monitors.Get(ctx, req.MonitorAddr)
@@ -141,6 +137,17 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		return callResponse{}, err
 	}
 	return callResponse{Return: out, ReturnDependencies: monitorclient.DependencyMap(out)}, nil
+}
+
+// callArgs splits a Call's arguments into the component it is called on
+// and the method's own arguments, which it checks against the schema.
+func (p *Provider) callArgs(req callRequest) (self property.Value, args property.Map, failures []PropertyError) {
+	self, hasSelf := req.Args.GetOk("__self__")
+	args = req.Args.Delete("__self__")
+	if !hasSelf || self.IsNull() {
+		return self, args, []PropertyError{{Path: "__self__", Reason: "missing: a method needs the component it is called on"}}
+	}
+	return self, args, p.checkArgs(req.Token, args)
 }
 
 // checkArgs validates method arguments against the method's function schema.

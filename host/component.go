@@ -46,7 +46,7 @@ type constructor func(ctx context.Context, c *Component) (property.Map, error)
 // WithComponent serves the component type token with fn.
 func WithComponent[A, O any](token string, fn ComponentFunc[A, O]) Option {
 	return func(p *Provider) error {
-		if _, dup := p.components[token]; dup {
+		if p.serves(token) {
 			return fmt.Errorf("component %s registered twice", token)
 		}
 		p.components[token] = func(ctx context.Context, c *Component) (property.Map, error) {

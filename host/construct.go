@@ -37,7 +37,7 @@ type constructResponse struct {
 func (p *Provider) construct(ctx context.Context, req constructRequest) (constructResponse, error) {
 	ctor, ok := p.components[req.Type]
 	if !ok {
-		return constructResponse{}, unknownToken(p, "component type", req.Type, p.components)
+		return constructResponse{}, unknownToken(p, "component type", req.Type, p.componentTokens())
 	}
 	if err := p.checkInputs(req.Type, req.Inputs); err != nil {
 		return constructResponse{}, err

@@ -257,6 +257,9 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 	if err != nil {
 		return nil, errorToStatus(err)
 	}
+	if h := s.p.hooks[creq.Type].Construct; h != nil {
+		return s.constructHooked(ctx, h, req, creq)
+	}
 	resp, err := s.p.construct(ctx, creq)
 	if err != nil {
 		s.logPanic(ctx, err, creq.Inputs, creq.Info.Config)

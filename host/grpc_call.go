@@ -27,6 +27,9 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 		Token:       req.GetTok(),
 		Args:        withInputDependencies(args, deps),
 	}
+	if h := s.p.hooks[creq.Token].Call; h != nil {
+		return s.callHooked(ctx, h, req, creq)
+	}
 	resp, err := s.p.call(ctx, creq)
 	if err != nil {
 		s.logPanic(ctx, err, creq.Args, creq.Info.Config)

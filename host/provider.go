@@ -10,6 +10,7 @@ import (
 
 	"github.com/blang/semver"
 
+	"github.com/polyhost/polyhost/host/internal/hook"
 	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -25,7 +26,8 @@ type Provider struct {
 	resources   map[string]Resource
 	methods     map[string]method
 	functions   map[string]function
-	shapes      map[string]shape // Go types per component, method and function token
+	shapes      map[string]shape        // Go types per component, method and function token
+	hooks       map[string]hook.Handler // tokens served with the Go SDK (host/gosdk)
 	onConfigure ConfigureFunc
 	maxProcs    int // GOMAXPROCS for Main; 0 leaves Go's default
 
@@ -63,6 +65,7 @@ func New(name string, opts ...Option) (*Provider, error) {
 		methods:    map[string]method{},
 		functions:  map[string]function{},
 		shapes:     map[string]shape{},
+		hooks:      map[string]hook.Handler{},
 		maxProcs:   defaultMaxProcs,
 		monitors:   monitorclient.NewPool(),
 	}
@@ -79,12 +82,20 @@ func New(name string, opts ...Option) (*Provider, error) {
 			return nil, fmt.Errorf("provider %s: %w", name, err)
 		}
 	}
-	for tok := range p.components {
+	for tok := range p.componentTokens() {
 		if p.schema == nil {
 			break
 		}
 		if r, ok := p.schema.Resource(tok); !ok || !r.IsComponent {
 			return nil, fmt.Errorf("provider %s: component %s is not a component resource in the schema", name, tok)
+		}
+	}
+	for tok, h := range p.hooks {
+		if p.schema == nil || h.Call == nil {
+			continue
+		}
+		if _, ok := p.schema.Function(tok); !ok {
+			return nil, fmt.Errorf("provider %s: method %s is not a function in the schema", name, tok)
 		}
 	}
 	for tok := range p.resources {

@@ -1,0 +1,22 @@
+// Package gosdk serves components and methods written with the Pulumi Go
+// SDK: their code gets a *pulumi.Context, so children can come from any
+// package's generated Go SDK (s3.NewBucketV2, sitekit.NewSite, ...), with
+// functions (aws.GetCallerIdentity), resource options and outputs as the Go
+// SDK has them. It is for component authors; start with [Component] and
+// [Method], options of host.New and host.Main beside host.WithComponent.
+//
+// The host checks inputs and outputs against the schema and turns a
+// panicking call into an error, as for the raw path; the SDK's
+// provider.Construct and provider.Call run the code and record its outputs
+// with their secrets, unknowns and dependencies. The raw path
+// (host.WithComponent and host.Component.Register) stays the fast one: the
+// SDK adds its program model to every registration and links about 15 MB
+// more into the plugin (docs/performance.md measures both). Only plugins
+// that import this package pay for it.
+//
+// Arguments keep secrets only in pulumi.Input fields (pulumi.StringInput,
+// pulumi.StringMapInput, ...). A secret input that reaches a plain Go field
+// fails the call, naming the field: the SDK would let it reach state as
+// plaintext. A panic inside an Apply runs on the SDK's goroutines and stops
+// the plugin, as in any Go SDK program.
+package gosdk
