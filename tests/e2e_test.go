@@ -62,6 +62,13 @@ func TestScripts(t *testing.T) {
 	if msg, err := exec.Command("go", "build", "-o", plugins, "./internal/secretbox/cmd/pulumi-resource-secretbox").CombinedOutput(); err != nil {
 		t.Fatalf("building the secretbox provider: %v\n%s", err, msg)
 	}
+	// The portal test package (tests/portal), a module of its own on the
+	// generated sitekit Go SDK.
+	build := exec.Command("go", "build", "-o", plugins, "./cmd/pulumi-resource-portal")
+	build.Dir = filepath.Join(repo, "tests", "portal")
+	if msg, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the portal provider: %v\n%s", err, msg)
+	}
 	// A build whose storage fails on demand (SITEKIT_FAULT), for fault scripts.
 	faulty := buildPlugin(t, t.TempDir(), "-tags", "faultinject")
 	testscript.Run(t, testscript.Params{

@@ -1,0 +1,8 @@
+// Package portal is a test package whose component is written with the Go
+// SDK (host/gosdk) on another package's generated Go SDK: sitekit's, which
+// tests/setup.sh generates into sdk/go. Its Portal builds a sitekit Site
+// (a component of another plugin) with sitekit.NewSite, reads an object
+// with the sitekit function getObject, and calls pageUrl on the Site it
+// receives as a reference. It is a module of its own, since it imports the
+// generated SDK.
+package portal

@@ -1,0 +1,93 @@
+package portal
+
+import (
+	_ "embed"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/gosdk"
+	"github.com/polyhost/polyhost/sdk/go/sitekit"
+)
+
+// Schema is the portal package schema.
+//
+//go:embed schema.yaml
+var Schema []byte
+
+// PortalArgs are a Portal's inputs.
+type PortalArgs struct {
+	Title     pulumi.StringInput `pulumi:"title"`
+	Neighbour *sitekit.Site      `pulumi:"neighbour"`
+}
+
+// Portal is the portal:index:Portal component.
+type Portal struct {
+	pulumi.ResourceState
+	URL           pulumi.StringOutput `pulumi:"url"`
+	Quoted        pulumi.StringOutput `pulumi:"quoted"`
+	NeighbourPage pulumi.StringOutput `pulumi:"neighbourPage"`
+	Site          sitekit.SiteOutput  `pulumi:"site"`
+}
+
+// NewPortal builds a Portal: a sitekit Site whose index quotes the
+// neighbour's index page and links its about page.
+func NewPortal(ctx *pulumi.Context, name string, args *PortalArgs, opts ...pulumi.ResourceOption) (*Portal, error) {
+	p := &Portal{}
+	if err := ctx.RegisterComponentResource("portal:index:Portal", name, p, opts...); err != nil {
+		return nil, err
+	}
+	// The function is called directly, once the bucket's name is known,
+	// rather than in its output form: the real engine answers an output-form
+	// call that depends on a component registered by Pulumi YAML (which
+	// registers remote components as custom) with unknown, even in an update.
+	quoted := args.Neighbour.BucketName.ApplyT(func(bucket string) (string, error) {
+		obj, err := sitekit.GetObject(ctx, &sitekit.GetObjectArgs{Bucket: bucket, Key: "index.html"})
+		if err != nil {
+			return "", err
+		}
+		return obj.Content, nil
+	}).(pulumi.StringOutput)
+	about, err := args.Neighbour.PageUrl(ctx, &sitekit.SitePageUrlArgs{Page: pulumi.String("about.html")})
+	if err != nil {
+		return nil, err
+	}
+	site, err := sitekit.NewSite(ctx, name+"-site", &sitekit.SiteArgs{
+		IndexContent: pulumi.Sprintf("<h1>%s</h1><blockquote>%s</blockquote><a href=%q>about</a>", args.Title, quoted, about.Url()),
+	}, pulumi.Parent(p))
+	if err != nil {
+		return nil, err
+	}
+	p.URL, p.Quoted, p.NeighbourPage = site.Url, quoted, about.Url()
+	p.Site = site.ToSiteOutput()
+	return p, ctx.RegisterResourceOutputs(p, pulumi.Map{
+		"url": p.URL, "quoted": p.Quoted, "neighbourPage": p.NeighbourPage, "site": p.Site,
+	})
+}
+
+type pageURLArgs struct {
+	Page pulumi.StringInput `pulumi:"page"`
+}
+
+type pageURLResult struct {
+	URL pulumi.StringOutput `pulumi:"url"`
+}
+
+// PageURL is Portal.pageUrl: the address of a page of the portal's site.
+func PageURL(ctx *pulumi.Context, self *Portal, args pageURLArgs) (pageURLResult, error) {
+	url := pulumi.All(self.URL, args.Page).ApplyT(func(v []any) string {
+		return strings.TrimSuffix(v[0].(string), "index.html") + v[1].(string)
+	}).(pulumi.StringOutput)
+	return pageURLResult{URL: url}, nil
+}
+
+// Options serve the portal package.
+func Options(version string) []host.Option {
+	return []host.Option{
+		host.WithVersion(version),
+		host.WithSchema(Schema),
+		gosdk.Component("portal:index:Portal", NewPortal),
+		gosdk.Method("portal:index:Portal/pageUrl", PageURL),
+	}
+}
