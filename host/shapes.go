@@ -13,10 +13,17 @@ import (
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
-// shape is the Go argument and result types an author serves a token with.
-type shape struct{ args, result reflect.Type }
+// shape is the Go argument and result types an author serves a token with,
+// and what serves it (a function, or a Resource), whose doc comment
+// describes the token in a schema built from the types.
+type shape struct {
+	args, result reflect.Type
+	fn           any
+}
 
-func shapeOf[A, R any]() shape { return shape{reflect.TypeFor[A](), reflect.TypeFor[R]()} }
+func shapeOf[A, R any](fn any) shape {
+	return shape{args: reflect.TypeFor[A](), result: reflect.TypeFor[R](), fn: fn}
+}
 
 // checkShapes compares the struct tags and field types of every component,
 // method and function with the schema, so that a misspelt tag, a missing
