@@ -125,6 +125,10 @@ func TestSchemaFromTypes(t *testing.T) {
 	if want := strings.TrimPrefix(shopSchema, "\n"); string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+	// Given back as the schema, it agrees with the types it came from.
+	if _, err := host.New("shop", append(shopOptions(), host.WithSchema(got))...); err != nil {
+		t.Errorf("New with the schema built from its own types: %v", err)
+	}
 }
 
 const shopSchema = `
@@ -348,5 +352,40 @@ func TestGoFirstProviderServesAndChecksItsSchema(t *testing.T) {
 	}
 	if _, _, details := wireError(t, err); !slices.Contains(details, `size: "medium" is not a valid shop:index:Size; allowed: ["large" "small"]`) {
 		t.Errorf("Construct = %v %q, want the enum value refused", err, details)
+	}
+}
+
+// Schema-first: an author's schema that disagrees with the Go types stops
+// the provider at start-up, every difference named, through arrays, maps,
+// object types and enums, and for resources and the configuration too.
+func TestNewNamesEachDifferenceFromTheSchema(t *testing.T) {
+	t.Parallel()
+	src := strings.NewReplacer(
+		"token: {type: string, secret: true}\n  defaults", "token: {type: integer, secret: true}\n  defaults",
+		"{name: Large, value: large, description: The big one.}", "{name: Huge, value: huge}",
+		"street: {type: string}", "street: {type: integer}",
+		"tags: {type: object, additionalProperties: {type: string}}", "tags: {type: object, additionalProperties: {type: integer}}",
+		"key: {type: string, secret: true}", "key: {type: string}",
+		"name: {type: string, replaceOnChanges: true}", "name: {type: string}",
+		"counts: {type: object, additionalProperties: {type: array, items: {type: integer}}}", "counts: {type: object, additionalProperties: {type: array, items: {type: string}}}",
+		`till: {$ref: "#/resources/shop:index:Till"}`, `till: {$ref: "#/resources/shop:index:Store"}`,
+		"pin: {type: string, secret: true}\n    required: [tillId, pin]", "spare: {type: string}\n    required: [tillId, spare]",
+		`value: {$ref: "pulumi.json#/Json"}`, "value: {type: string}",
+	).Replace(shopSchema)
+	_, err := host.New("shop", append(shopOptions(), host.WithSchema([]byte(src)))...)
+	want := `provider shop: the Go types and the schema disagree in 11 places:
+	shop:index:Store: field host_test.StoreArgs.Name is tagged replaceOnChanges, but input "name" is not in the schema
+	shop:index:Store: enum host_test.Size lists the values ["large" "small"], but enum shop:index:Size in the schema ["huge" "small"]
+	shop:index:Store: field host_test.StoreArgs.Tags is map[string]string, but input "tags" is a map of integer in the schema
+	shop:index:Store: field host_test.Address.Street is string, but property "street" of type shop:index:Address is an integer in the schema
+	shop:index:Store: field host_test.StoreArgs.Key is tagged secret, but input "key" is not secret in the schema
+	shop:index:Store: field host_test.StoreOutputs.Till has type=shop:index:Till, but output "till" is a reference to a shop:index:Store in the schema
+	shop:index:Store: field host_test.StoreOutputs.Counts is map[string][]int, but output "counts" is a map of array of string in the schema
+	shop:index:Till: field host_test.TillState.Pin sets output "pin", which the schema does not declare
+	shop:index:Till: output "spare" is required in the schema, but host_test.TillState has no field for it
+	shop:index:lookup: field host_test.LookupResult.Value has type=json, but output "value" is a string in the schema
+	configuration: field host_test.ShopConfig.Token is string, but variable "token" is an integer in the schema`
+	if err == nil || err.Error() != want {
+		t.Errorf("New = %v\nwant %s", err, want)
 	}
 }
