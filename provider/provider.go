@@ -15,9 +15,9 @@ func Options(version string) []host.Option {
 	return []host.Option{
 		host.WithVersion(version),
 		host.WithSchema(polyhost.Schema),
-		host.WithConfigure(b.configure),
-		host.WithResource(components.BucketType, Bucket{b}),
-		host.WithResource(components.BucketObjectType, BucketObject{b}),
+		host.WithConfig(b.configure),
+		host.WithTypedResource[BucketArgs, BucketState](components.BucketType, Bucket{b}),
+		host.WithTypedResource[BucketObjectArgs, BucketObjectState](components.BucketObjectType, BucketObject{b}),
 		host.WithComponent(components.SiteType, components.BuildSite),
 		host.WithComponent(components.PageSetType, components.BuildPageSet),
 		host.WithComponent(components.MirrorType, components.BuildMirror),
