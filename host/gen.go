@@ -2,11 +2,13 @@ package host
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -70,11 +72,9 @@ func (p *Provider) loadFromTypes() (*schema.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := yaml.Marshal(doc)
-	if err != nil {
-		return nil, err
-	}
-	s, err := schema.Load(src)
+	var buf bytes.Buffer
+	writeJSON(&buf, doc)
+	s, err := schema.LoadJSON(buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("the schema built from the Go types: %w", err)
 	}
@@ -521,10 +521,60 @@ func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
 
 func flow(n *yaml.Node) *yaml.Node { n.Style = yaml.FlowStyle; return n }
 
+// scalar is a string, boolean or number node. (yaml.Node.Encode would do,
+// at the cost of an encoder and a parser per scalar: milliseconds at
+// start-up.)
 func scalar(v any) *yaml.Node {
-	n := &yaml.Node{}
-	_ = n.Encode(v) // of strings, numbers and booleans: never fails
+	n := &yaml.Node{Kind: yaml.ScalarNode}
+	switch v := v.(type) {
+	case string:
+		n.Tag, n.Value = "!!str", v // the encoder quotes what would read as another type
+	case bool:
+		n.Tag, n.Value = "!!bool", strconv.FormatBool(v)
+	case int64:
+		n.Tag, n.Value = "!!int", strconv.FormatInt(v, 10)
+	case uint64:
+		n.Tag, n.Value = "!!int", strconv.FormatUint(v, 10)
+	case float64:
+		n.Tag, n.Value = "!!float", strconv.FormatFloat(v, 'g', -1, 64)
+	default:
+		panic(fmt.Sprintf("scalar of %T", v))
+	}
 	return n
+}
+
+// writeJSON writes the document built from the types as JSON, for
+// schema.LoadJSON: no YAML to write and parse again at start-up.
+func writeJSON(buf *bytes.Buffer, n *yaml.Node) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		buf.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			writeJSON(buf, n.Content[i])
+			buf.WriteByte(':')
+			writeJSON(buf, n.Content[i+1])
+		}
+		buf.WriteByte('}')
+	case yaml.SequenceNode:
+		buf.WriteByte('[')
+		for i, e := range n.Content {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			writeJSON(buf, e)
+		}
+		buf.WriteByte(']')
+	default:
+		if n.Tag == "!!str" {
+			js, _ := json.Marshal(n.Value) // a string: never fails
+			buf.Write(js)
+		} else {
+			buf.WriteString(n.Value) // true, 12, 1.5: JSON as written
+		}
+	}
 }
 
 func stringList(ss []string) *yaml.Node {
