@@ -69,7 +69,7 @@ func TestSchemaDocumentsEverything(t *testing.T) {
 // regenerating it would change nothing.
 func TestSchemaIsGenerated(t *testing.T) {
 	t.Parallel()
-	src, err := schemagen.Generate(provider.Name, "../schema.overlay.yaml", provider.Options("")...)
+	src, err := schemagen.Generate(provider.Name, "../schema.overlay.yaml", provider.Registrations("")...)
 	if err != nil {
 		t.Fatal(err)
 	}

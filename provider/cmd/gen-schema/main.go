@@ -11,5 +11,5 @@ import (
 )
 
 func main() {
-	schemagen.Main(provider.Name, provider.Options("")...)
+	schemagen.Main(provider.Name, provider.Registrations("")...)
 }
