@@ -47,6 +47,7 @@ type Docs interface {
 // merged in by the caller (package schemagen does).
 func SchemaFromTypes(name string, docs Docs, opts ...Option) ([]byte, error) {
 	p := newProvider(name)
+	defer p.Close()
 	p.generating = true
 	for _, opt := range opts {
 		if err := opt(p); err != nil {
@@ -201,7 +202,7 @@ func (g *generator) resource(tok string) *yaml.Node {
 	case !typed:
 		g.fail("%s: registered with WithResource, which says nothing of its Go types; register it with WithTypedResource[Inputs, State]", tok)
 		return r
-	default:
+	case reflect.TypeOf(sh.fn) != nil: // the Resource
 		addText(r, "description", g.docs.Type(elem(reflect.TypeOf(sh.fn))))
 	}
 	props, required := g.object(tok+" inputs", sh.args)
