@@ -292,6 +292,7 @@ func TestSchemaFromTypesRefuses(t *testing.T) {
 		host.WithComponent("shop:index:Comp", comp),
 		host.WithResource("shop:index:Untyped", till{}),
 		host.WithFunction("shop:index:raw", func(ctx context.Context, args property.Map) (string, error) { return "", nil }),
+		host.WithConfigure(func(ctx context.Context, config property.Map) error { return nil }),
 	)
 	want := []string{
 		"field host_test.anon.Inner: an anonymous struct has no name for its schema type",
@@ -305,6 +306,7 @@ func TestSchemaFromTypesRefuses(t *testing.T) {
 		"shop:index:Untyped: registered with WithResource, which says nothing of its Go types; register it with WithTypedResource[Inputs, State]",
 		"shop:index:raw arguments: property.Map carries no schema; use a struct with `pulumi` tags",
 		"shop:index:raw result: string is not a struct with `pulumi` tags",
+		"configuration: WithConfigure says nothing of its Go type",
 	}
 	if err == nil {
 		t.Fatal("no error")
