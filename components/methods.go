@@ -17,16 +17,18 @@ const (
 
 // PageURLArgs are the arguments of Site.pageUrl.
 type PageURLArgs struct {
-	Page property.Value `pulumi:"page"`
+	// Page file name, a key of `pages`, e.g. about.html.
+	Page property.Value `pulumi:"page,type=string"`
 }
 
 // URLResult is a method result holding one address.
 type URLResult struct {
-	URL property.Value `pulumi:"url"`
+	// Address of the page.
+	URL property.Value `pulumi:"url,type=string"`
 }
 
-// PageURL computes the address of one of the site's pages (stored under
-// pages/) from the site's recorded url.
+// PageURL computes the address of one of the site's further pages (from
+// `pages` or addPage, stored under pages/) from the site's recorded url.
 func PageURL(ctx context.Context, self *host.Component, args PageURLArgs) (URLResult, error) {
 	if args.Page.IsString() && strings.Contains(args.Page.AsString(), "..") {
 		return URLResult{}, host.Errorf("page", "must not contain \"..\"")
@@ -40,14 +42,17 @@ func PageURL(ctx context.Context, self *host.Component, args PageURLArgs) (URLRe
 // AddPageArgs are the arguments of Site.addPage. Name is a property.Value
 // because it may be unknown in a preview.
 type AddPageArgs struct {
-	Name    property.Value `pulumi:"name"`
-	Content property.Value `pulumi:"content"`
+	// Page file name, without slashes.
+	Name property.Value `pulumi:"name,type=string"`
+	// Page body.
+	Content property.Value `pulumi:"content,type=string"`
 }
 
-// AddPage stores one more page in the site's bucket, as a child of the site.
-// In a preview where the name is not known yet, it registers nothing (the
-// page's resource name depends on it) and the address is unknown.
+// AddPage stores one more page in the site's bucket; the page object
+// becomes a child of the site.
 func AddPage(ctx context.Context, self *host.Component, args AddPageArgs) (URLResult, error) {
+	// In a preview where the name is not known yet, register nothing (the
+	// page's resource name depends on it): the address is unknown.
 	if args.Name.IsComputed() {
 		return URLResult{URL: property.New(property.Computed)}, nil
 	}

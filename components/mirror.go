@@ -15,17 +15,21 @@ const MirrorType = "sitekit:index:Mirror"
 
 // MirrorArgs are the inputs of a Mirror: a reference to the Site it mirrors.
 type MirrorArgs struct {
-	Source property.Value `pulumi:"source"`
+	// The site to mirror.
+	Source property.Value `pulumi:"source,type=sitekit:index:Site"`
 }
 
 // MirrorOutputs are the outputs of a Mirror.
 type MirrorOutputs struct {
-	URL       property.Value `pulumi:"url"`
-	SourceURL property.Value `pulumi:"sourceUrl"`
+	// Address of the mirror's index page.
+	URL property.Value `pulumi:"url,type=string"`
+	// Address of the source site's index page.
+	SourceURL property.Value `pulumi:"sourceUrl,type=string"`
 }
 
-// BuildMirror reads the source site through the engine (getResource) and
-// builds a bucket whose index page redirects to the source.
+// BuildMirror builds a mirror of a Site: its own bucket whose index page
+// redirects to the source site. The source is read through the engine
+// (getResource).
 func BuildMirror(ctx context.Context, c *host.Component, args MirrorArgs) (MirrorOutputs, error) {
 	src, err := c.Resolve(ctx, args.Source)
 	if err != nil {

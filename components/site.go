@@ -26,25 +26,31 @@ const (
 // SiteArgs are the inputs of a Site. Contents are raw values so that secret
 // or unknown page bodies pass to the objects unchanged.
 type SiteArgs struct {
-	IndexContent property.Value            `pulumi:"indexContent"`
-	ErrorContent property.Value            `pulumi:"errorContent,optional"`
-	Pages        map[string]property.Value `pulumi:"pages,optional"`
+	// Body of index.html.
+	IndexContent property.Value `pulumi:"indexContent,type=string"`
+	// Body of error.html. Defaults to a short "not found" page.
+	ErrorContent property.Value `pulumi:"errorContent,optional,type=string"`
+	// Further pages, file name to body.
+	Pages map[string]property.Value `pulumi:"pages,optional,type=map[string]string"`
 }
 
 // SiteOutputs are the outputs of a Site.
 type SiteOutputs struct {
-	URL        property.Value `pulumi:"url"`
-	BucketName property.Value `pulumi:"bucketName"`
-	PageCount  property.Value `pulumi:"pageCount"`
-	// Bucket is the site's bucket as a resource reference, so programs get
-	// a real Bucket resource object.
-	Bucket property.Value `pulumi:"bucket"`
+	// Address of the site's index page.
+	URL property.Value `pulumi:"url,type=string"`
+	// Name of the bucket holding the site.
+	BucketName property.Value `pulumi:"bucketName,type=string"`
+	// How many pages the site serves, index and error page included.
+	PageCount property.Value `pulumi:"pageCount,type=integer"`
+	// The site's bucket, as a resource. It is a resource reference, so
+	// programs get a real Bucket resource object.
+	Bucket property.Value `pulumi:"bucket,type=sitekit:index:Bucket"`
 }
 
 const defaultErrorPage = "<h1>Not found</h1>"
 
-// BuildSite registers a bucket, the index and error pages, and a nested
-// PageSet holding the other pages.
+// BuildSite builds a static website: a bucket, an index page, an error
+// page and a set of further pages (a nested PageSet component).
 func BuildSite(ctx context.Context, c *host.Component, args SiteArgs) (SiteOutputs, error) {
 	if err := checkPageNames("pages", args.Pages); err != nil {
 		return SiteOutputs{}, err
@@ -105,19 +111,25 @@ func BuildSite(ctx context.Context, c *host.Component, args SiteArgs) (SiteOutpu
 
 // PageSetArgs are the inputs of a PageSet.
 type PageSetArgs struct {
-	Bucket property.Value            `pulumi:"bucket"`
-	Pages  map[string]property.Value `pulumi:"pages"`
-	Prefix string                    `pulumi:"prefix,optional"`
+	// Name of the bucket to store the pages in.
+	Bucket property.Value `pulumi:"bucket,type=string"`
+	// File name to body.
+	Pages map[string]property.Value `pulumi:"pages,type=map[string]string"`
+	// Key prefix for every page.
+	Prefix string `pulumi:"prefix,optional"`
 }
 
 // PageSetOutputs are the outputs of a PageSet.
 type PageSetOutputs struct {
-	Keys  []string       `pulumi:"keys"`
-	Count property.Value `pulumi:"count"`
+	// Object keys of the pages, sorted.
+	Keys []string `pulumi:"keys"`
+	// Number of pages.
+	Count property.Value `pulumi:"count,type=integer"`
 }
 
-// BuildPageSet stores each page as an object, concurrently.
+// BuildPageSet builds a set of pages stored as objects in one bucket.
 func BuildPageSet(ctx context.Context, c *host.Component, args PageSetArgs) (PageSetOutputs, error) {
+	// The objects are registered concurrently.
 	if err := checkPageNames("pages", args.Pages); err != nil {
 		return PageSetOutputs{}, err
 	}

@@ -67,7 +67,7 @@ func WithMethod[A, R any](token string, fn MethodFunc[A, R]) Option {
 			m, err := encodeResult(r)
 			return unknownIf(lost.Unknown, m), err
 		}
-		p.shapes[token] = shapeOf[A, R]()
+		p.shapes[token] = shapeOf[A, R](fn)
 		return nil
 	}
 }

@@ -63,7 +63,7 @@ func WithComponent[A, O any](token string, fn ComponentFunc[A, O]) Option {
 			m, err := typed.Encode(out)
 			return unknownIf(lost.Unknown, m), err
 		}
-		p.shapes[token] = shapeOf[A, O]()
+		p.shapes[token] = shapeOf[A, O](fn)
 		return nil
 	}
 }

@@ -23,6 +23,17 @@
 // the outputs. [Apply] derives values the way an output's apply does;
 // [Component.Resolve] reads a referenced resource through the engine.
 //
+// The package schema comes from one of two places. Go-first: without
+// [WithSchema], [New] builds it from the Go types of the registrations (struct
+// tags `pulumi:"name,optional,secret,replaceOnChanges,type=T"`, named
+// structs as object types, [EnumValue] lists as enums; [WithTypedResource]
+// and [WithConfig] give custom resources and the configuration their
+// types), and [SchemaFromTypes] writes it; package schemagen adds the doc
+// comments as descriptions and an overlay, for a schema.yaml written by go
+// generate. Schema-first: with [WithSchema], New checks the Go types
+// against the schema and names every difference. [WithoutSchema] opts out
+// of both.
+//
 // [Main] runs the plugin on one Go thread at a time unless told otherwise
 // ([WithMaxProcs]): a provider mostly waits on the engine.
 //

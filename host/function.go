@@ -41,7 +41,7 @@ func WithFunction[A, R any](token string, fn FunctionFunc[A, R]) Option {
 			}
 			return unknownIf(lost.Unknown, m), err
 		}
-		p.shapes[token] = shapeOf[A, R]()
+		p.shapes[token] = shapeOf[A, R](fn)
 		return nil
 	}
 }

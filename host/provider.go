@@ -26,10 +26,13 @@ type Provider struct {
 	resources   map[string]Resource
 	methods     map[string]method
 	functions   map[string]function
-	shapes      map[string]shape        // Go types per component, method and function token
+	shapes      map[string]shape        // Go types per component, method, function and typed resource token
+	configShape *shape                  // the configuration's Go type, from WithConfig
 	hooks       map[string]hook.Handler // tokens served with the Go SDK (host/gosdk)
 	onConfigure ConfigureFunc
-	maxProcs    int // GOMAXPROCS for Main; 0 leaves Go's default
+	noSchema    bool // WithoutSchema
+	generating  bool // building the schema from types: WithSchema is ignored
+	maxProcs    int  // GOMAXPROCS for Main; 0 leaves Go's default
 
 	monitors *monitorclient.Pool
 
@@ -39,6 +42,20 @@ type Provider struct {
 	engine     *monitorclient.EngineClient
 
 	warnedSecrets sync.Map // token and argument paths already warned of: true
+}
+
+func newProvider(name string) *Provider {
+	return &Provider{
+		name:       name,
+		components: map[string]constructor{},
+		resources:  map[string]Resource{},
+		methods:    map[string]method{},
+		functions:  map[string]function{},
+		shapes:     map[string]shape{},
+		hooks:      map[string]hook.Handler{},
+		maxProcs:   defaultMaxProcs,
+		monitors:   monitorclient.NewPool(),
+	}
 }
 
 // warnSecretArgs warns, once per process for each token and set of paths,
@@ -56,23 +73,28 @@ func (p *Provider) warnSecretArgs(ctx context.Context, token, urn string, paths 
 // Option configures a [Provider].
 type Option func(*Provider) error
 
-// New builds a provider for package name.
+// New builds a provider for package name. Without [WithSchema] (or
+// [WithoutSchema]) its schema is built from the Go types of its
+// registrations; with one, the Go types are checked against it.
 func New(name string, opts ...Option) (*Provider, error) {
-	p := &Provider{
-		name:       name,
-		components: map[string]constructor{},
-		resources:  map[string]Resource{},
-		methods:    map[string]method{},
-		functions:  map[string]function{},
-		shapes:     map[string]shape{},
-		hooks:      map[string]hook.Handler{},
-		maxProcs:   defaultMaxProcs,
-		monitors:   monitorclient.NewPool(),
-	}
+	p := newProvider(name)
 	for _, opt := range opts {
 		if err := opt(p); err != nil {
 			return nil, fmt.Errorf("provider %s: %w", name, err)
 		}
+	}
+	fromTypes := p.schema == nil && !p.noSchema
+	if fromTypes && len(p.hooks) > 0 {
+		// The Go SDK's Input and Output types are not read into a schema yet.
+		return nil, fmt.Errorf("provider %s: %s is served with host/gosdk, whose types cannot make a schema yet; give the schema with host.WithSchema",
+			name, slices.Sorted(maps.Keys(p.hooks))[0])
+	}
+	if fromTypes {
+		s, err := p.loadFromTypes()
+		if err != nil {
+			return nil, fmt.Errorf("provider %s: %w (or give the schema with host.WithSchema)", name, err)
+		}
+		p.schema = s
 	}
 	if p.schema != nil && p.schema.Name != name {
 		return nil, fmt.Errorf("provider %s: schema is for package %q", name, p.schema.Name)
@@ -106,7 +128,7 @@ func New(name string, opts ...Option) (*Provider, error) {
 			return nil, fmt.Errorf("provider %s: resource %s is not a custom resource in the schema", name, tok)
 		}
 	}
-	if p.schema != nil {
+	if p.schema != nil && !fromTypes { // one built from the types agrees with them
 		if err := p.checkShapes(); err != nil {
 			return nil, fmt.Errorf("provider %s: %w", name, err)
 		}
@@ -161,6 +183,9 @@ func WithVersion(v string) Option {
 // and inputs and configuration are checked against it.
 func WithSchema(src []byte) Option {
 	return func(p *Provider) error {
+		if p.generating {
+			return nil // SchemaFromTypes: the Go types say what the schema is
+		}
 		s, err := schema.Load(src)
 		if err != nil {
 			return err
@@ -176,7 +201,8 @@ func (p *Provider) Name() string { return p.name }
 // Version returns the version reported to the engine.
 func (p *Provider) Version() string { return p.version }
 
-// Schema returns the package schema, or nil if none was given.
+// Schema returns the package schema: the one given, or the one built from
+// the Go types; nil with [WithoutSchema].
 func (p *Provider) Schema() *schema.Package { return p.schema }
 
 // unknownToken is the error for a token this provider does not serve; it

@@ -1,85 +1,292 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
 	"slices"
-
-	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"strings"
 
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
-// shape is the Go argument and result types an author serves a token with.
-type shape struct{ args, result reflect.Type }
+// shape is the Go argument and result types an author serves a token with,
+// and what serves it (a function, or a Resource), whose doc comment
+// describes the token in a schema built from the types.
+type shape struct {
+	args, result reflect.Type
+	fn           any
+}
 
-func shapeOf[A, R any]() shape { return shape{reflect.TypeFor[A](), reflect.TypeFor[R]()} }
+func shapeOf[A, R any](fn any) shape {
+	return shape{args: reflect.TypeFor[A](), result: reflect.TypeFor[R](), fn: fn}
+}
 
-// checkShapes compares the struct tags and field types of every component,
-// method and function with the schema, so that a misspelt tag, a missing
+// checkShapes compares the Go types of every component, method, function,
+// typed resource and the configuration with the schema: struct tags, field
+// types down through arrays, maps, named object types and enums' values,
+// and the secret and replaceOnChanges options. A misspelt tag, a missing
 // ",optional" or a field of the wrong type stops the provider at start-up
 // rather than failing the user's program with an error about inputs they
-// passed correctly.
+// passed correctly. Every difference is named.
 func (p *Provider) checkShapes() error {
+	c := &shapeChecker{p: p, seen: map[seenType]bool{}}
 	for _, tok := range slices.Sorted(maps.Keys(p.shapes)) {
-		if err := p.checkShape(tok, p.shapes[tok]); err != nil {
-			return fmt.Errorf("%s: %w", tok, err)
+		c.shape(tok, p.shapes[tok])
+	}
+	if p.configShape != nil {
+		if spec, ok := p.configSpec(); ok {
+			c.fields("configuration", "variable %q", spec, p.configShape.args, true)
 		}
 	}
-	return nil
+	switch len(c.diffs) {
+	case 0:
+		return nil
+	case 1:
+		return errors.New(c.diffs[0])
+	}
+	return fmt.Errorf("the Go types and the schema disagree in %d places:\n\t%s", len(c.diffs), strings.Join(c.diffs, "\n\t"))
 }
 
-func (p *Provider) checkShape(tok string, sh shape) error {
+type shapeChecker struct {
+	p     *Provider
+	diffs []string
+	seen  map[seenType]bool // named Go types compared with schema types
+}
+
+type seenType struct {
+	t   reflect.Type
+	tok string
+}
+
+func (c *shapeChecker) diff(tok, format string, args ...any) {
+	c.diffs = append(c.diffs, tok+": "+fmt.Sprintf(format, args...))
+}
+
+func (c *shapeChecker) shape(tok string, sh shape) {
 	var ins, outs *schema.Object
-	if r, ok := p.schema.Resource(tok); ok {
+	if r, ok := c.p.schema.Resource(tok); ok {
 		in := r.Inputs()
 		ins, outs = &in, &r.Object
-	} else if fn, ok := p.schema.Function(tok); ok {
+	} else if fn, ok := c.p.schema.Function(tok); ok {
 		ins, outs = fn.Inputs, fn.Outputs
 	} else {
-		return fmt.Errorf("the schema does not declare it")
+		c.diff(tok, "the schema does not declare it")
+		return
 	}
-	argsT, resultT := elem(sh.args), elem(sh.result) // for messages: no pointer's *
-	args, isStruct, err := typed.Fields(sh.args)
-	if err != nil {
-		return err
+	if _, isStruct, err := typed.Fields(sh.args); err == nil && !isStruct && sh.args != mapType {
+		c.diff(tok, "the arguments must be a struct or property.Map, not %s", sh.args)
+		return
 	}
-	if !isStruct && sh.args != reflect.TypeFor[property.Map]() {
-		return fmt.Errorf("the arguments must be a struct or property.Map, not %s", sh.args)
-	}
-	for _, f := range args {
-		switch {
-		case ins == nil || !hasProperty(*ins, f.Name):
-			return fmt.Errorf("field %s.%s reads input %q, which the schema does not declare", argsT, f.GoName, f.Name)
-		case !f.Optional && !slices.Contains(ins.Required, f.Name):
-			return fmt.Errorf("input %q is optional in the schema, so field %s.%s needs the tag `pulumi:\"%s,optional\"`",
-				f.Name, argsT, f.GoName, f.Name)
-		}
-		if typ := p.schema.TypeOf(ins.Properties[f.Name]); !fits(typ, f.Type) {
-			return fmt.Errorf("field %s.%s is %s, but input %q is %s %s in the schema", argsT, f.GoName, f.Type, f.Name, typed.Article(typ), typ)
-		}
-	}
-	results, _, err := typed.Fields(sh.result)
-	if err != nil {
-		return err
-	}
-	for _, f := range results {
-		if outs == nil || !hasProperty(*outs, f.Name) {
-			return fmt.Errorf("field %s.%s sets output %q, which the schema does not declare", resultT, f.GoName, f.Name)
-		}
-		if typ := p.schema.TypeOf(outs.Properties[f.Name]); !fits(typ, f.Type) {
-			return fmt.Errorf("field %s.%s is %s, but output %q is %s %s in the schema", resultT, f.GoName, f.Type, f.Name, typed.Article(typ), typ)
-		}
-	}
-	return nil
+	c.fields(tok, "input %q", deref(ins), sh.args, true)
+	c.fields(tok, "output %q", deref(outs), sh.result, false)
 }
 
-func hasProperty(obj schema.Object, name string) bool {
-	_, ok := obj.Properties[name]
-	return ok
+func deref(o *schema.Object) schema.Object {
+	if o == nil {
+		return schema.Object{}
+	}
+	return *o
+}
+
+// fields compares the fields of struct t with obj's properties; whatf
+// names a property: `input %q`, `property %q of type pkg:index:Point`.
+func (c *shapeChecker) fields(tok, whatf string, obj schema.Object, t reflect.Type, isInput bool) {
+	fields, isStruct, err := typed.Fields(t)
+	if err != nil {
+		c.diff(tok, "%v", err)
+		return
+	}
+	if !isStruct || elem(t) == mapType {
+		return
+	}
+	st := elem(t) // for messages: no pointer's *
+	verb, has := "sets", map[string]bool{}
+	if isInput {
+		verb = "reads"
+	}
+	for _, f := range fields {
+		has[f.Name] = true
+		what := fmt.Sprintf(whatf, f.Name)
+		sp, ok := obj.Properties[f.Name]
+		if !ok {
+			c.diff(tok, "field %s.%s %s %s, which the schema does not declare", st, f.GoName, verb, what)
+			continue
+		}
+		required := slices.Contains(obj.Required, f.Name)
+		switch {
+		case isInput && !f.Optional && !required:
+			c.diff(tok, "%s is optional in the schema, so field %s.%s needs the tag `pulumi:\"%s,optional\"`",
+				what, st, f.GoName, f.Name)
+		case !isInput && f.Tag.Optional && required:
+			c.diff(tok, "%s is required in the schema, but field %s.%s is tagged optional", what, st, f.GoName)
+		}
+		if f.Tag.Secret && !sp.Secret {
+			c.diff(tok, "field %s.%s is tagged secret, but %s is not secret in the schema", st, f.GoName, what)
+		}
+		if f.Tag.ReplaceOnChanges && !sp.ReplaceOnChanges {
+			c.diff(tok, "field %s.%s is tagged replaceOnChanges, but %s is not in the schema", st, f.GoName, what)
+		}
+		if f.Tag.SchemaType != "" {
+			gp, err := typeExpr(f.Tag.SchemaType, c.resolve)
+			if err != nil {
+				c.diff(tok, "field %s.%s: %v", st, f.GoName, err)
+			} else if !c.same(gp, sp) {
+				c.diff(tok, "field %s.%s has type=%s, but %s is %s in the schema", st, f.GoName, f.Tag.SchemaType, what, c.describe(sp))
+			}
+			continue
+		}
+		if !c.match(tok, f.Type, sp) {
+			c.diff(tok, "field %s.%s is %s, but %s is %s in the schema", st, f.GoName, f.Type, what, c.describe(sp))
+		}
+	}
+	if isInput {
+		return // the author may read an input through Component.Inputs
+	}
+	for _, name := range obj.Required {
+		if !has[name] {
+			c.diff(tok, "%s is required in the schema, but %s has no field for it", fmt.Sprintf(whatf, name), st)
+		}
+	}
+}
+
+// resolve looks a tag's token up in the schema.
+func (c *shapeChecker) resolve(tok string) string {
+	if _, ok := c.p.schema.Resources[tok]; ok {
+		return "resource"
+	}
+	if _, ok := c.p.schema.Types[tok]; ok {
+		return "type"
+	}
+	return ""
+}
+
+// target is what a $ref names ("type", "resource", "any", ...), or "".
+func (c *shapeChecker) target(sp schema.Property) schema.RefTarget {
+	if sp.Ref == "" {
+		return schema.RefTarget{}
+	}
+	t, _ := c.p.schema.RefTarget(sp.Ref) // Load has checked every $ref
+	return t
+}
+
+// match reports whether a field of Go type t holds what sp says, through
+// arrays, maps and named types. A named struct is compared with the object
+// type sp names, an enum with its values; those differences are reported
+// on their own.
+func (c *shapeChecker) match(tok string, t reflect.Type, sp schema.Property) bool {
+	t = elem(t)
+	target := c.target(sp)
+	switch {
+	case t == valueType || t.Kind() == reflect.Interface || target.Kind == "any":
+		return true
+	case target.Kind == "resource":
+		return t == refType || t.Kind() == reflect.String // a reference decodes to its ID
+	case t == refType:
+		return target.Kind == "" && sp.Type == ""
+	case t == mapType:
+		return c.p.schema.TypeOf(sp) == "object"
+	}
+	ty, isType := c.p.schema.Types[target.Token]
+	isType = isType && target.Kind == "type"
+	if vals, ok := enumValues(t); ok {
+		if !isType || len(ty.Enum) == 0 {
+			return false
+		}
+		c.enum(tok, t, vals, target.Token, ty)
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		return sp.Type == "array" && (sp.Items == nil || c.match(tok, t.Elem(), *sp.Items))
+	case reflect.Map:
+		return sp.Type == "object" && c.match(tok, t.Elem(), orString(sp.AdditionalProperties))
+	case reflect.Struct:
+		if isType && len(ty.Enum) == 0 {
+			if key := (seenType{t, target.Token}); !c.seen[key] {
+				c.seen[key] = true
+				c.fields(tok, "property %q of type "+target.Token, ty.Object, t, true)
+			}
+			return true
+		}
+		return sp.Type == "object" && target.Kind == ""
+	}
+	return fits(c.p.schema.TypeOf(sp), t)
+}
+
+// enum compares the values Go enum t declares with schema enum typ's.
+func (c *shapeChecker) enum(tok string, t reflect.Type, vals []anyEnumValue, typTok string, typ schema.Type) {
+	if key := (seenType{t, typTok}); c.seen[key] {
+		return
+	} else {
+		c.seen[key] = true
+	}
+	var goVals, schemaVals []string
+	for _, v := range vals {
+		_, val, _ := v.enumValue()
+		goVals = append(goVals, fmt.Sprint(plainValue(reflect.ValueOf(val))))
+	}
+	for _, e := range typ.Enum {
+		schemaVals = append(schemaVals, fmt.Sprint(e.Value))
+	}
+	slices.Sort(goVals)
+	slices.Sort(schemaVals)
+	if !slices.Equal(goVals, schemaVals) {
+		c.diff(tok, "enum %s lists the values %q, but enum %s in the schema %q", t, goVals, typTok, schemaVals)
+	}
+}
+
+// same reports whether two properties have the same type.
+func (c *shapeChecker) same(a, b schema.Property) bool {
+	if a.Ref != "" || b.Ref != "" {
+		return c.target(a) == c.target(b)
+	}
+	switch {
+	case a.Type != b.Type:
+		return false
+	case a.Type == "array":
+		return a.Items != nil && b.Items != nil && c.same(*a.Items, *b.Items)
+	case a.Type == "object":
+		return c.same(orString(a.AdditionalProperties), orString(b.AdditionalProperties))
+	}
+	return true
+}
+
+// orString is a map's element type: a string unless said otherwise.
+func orString(p *schema.Property) schema.Property {
+	if p == nil {
+		return schema.Property{Type: "string"}
+	}
+	return *p
+}
+
+// describe names the type of sp for a message: "a string", "an array of
+// integer", "an object of type pkg:index:Point".
+func (c *shapeChecker) describe(sp schema.Property) string {
+	switch t := c.target(sp); t.Kind {
+	case "":
+	case "type":
+		if ty := c.p.schema.Types[t.Token]; len(ty.Enum) > 0 {
+			return typed.Article(ty.Type) + " " + ty.Type // of an enum: what a plain field needs
+		}
+		return "an object of type " + t.Token
+	case "resource":
+		return "a reference to a " + t.Token
+	default:
+		return typed.Article(t.Kind) + " " + t.Kind
+	}
+	switch sp.Type {
+	case "array":
+		if sp.Items != nil {
+			return "an array of " + strings.TrimPrefix(strings.TrimPrefix(c.describe(*sp.Items), "a "), "an ")
+		}
+	case "object":
+		return "a map of " + strings.TrimPrefix(strings.TrimPrefix(c.describe(orString(sp.AdditionalProperties)), "a "), "an ")
+	}
+	return typed.Article(sp.Type) + " " + sp.Type
 }
 
 // fits reports whether a field of Go type t can hold values of the schema
@@ -88,7 +295,7 @@ func hasProperty(obj schema.Object, name string) bool {
 // not to one of the package's own types (typ ""): a resource, an asset.
 func fits(typ string, t reflect.Type) bool {
 	t = elem(t)
-	if t == reflect.TypeFor[property.Value]() || t.Kind() == reflect.Interface {
+	if t == valueType || t.Kind() == reflect.Interface {
 		return true
 	}
 	switch k := t.Kind(); typ {

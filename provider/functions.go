@@ -13,17 +13,23 @@ const GetObjectToken = "sitekit:index:getObject"
 
 // GetObjectArgs are getObject's arguments.
 type GetObjectArgs struct {
+	// Name of the bucket.
 	Bucket string `pulumi:"bucket"`
-	Key    string `pulumi:"key"`
+	// Object key.
+	Key string `pulumi:"key"`
 }
 
 // GetObjectResult is what getObject returns.
 type GetObjectResult struct {
-	Content     string `pulumi:"content"`
+	// Object body.
+	Content string `pulumi:"content"`
+	// Media type.
 	ContentType string `pulumi:"contentType"`
-	ETag        string `pulumi:"etag"`
+	// Hash of the content.
+	ETag string `pulumi:"etag"`
 }
 
+// getObject reads an object back from storage.
 func (b *backend) getObject(ctx context.Context, args GetObjectArgs) (GetObjectResult, error) {
 	st, err := b.get()
 	if err != nil {

@@ -9,15 +9,23 @@ import (
 // Name is the package name.
 const Name = "sitekit"
 
-// Options describe the sitekit package to the host.
+// Options describe the sitekit package to the host: its registrations
+// and schema.yaml, which the host checks them against.
 func Options(version string) []host.Option {
+	return append([]host.Option{host.WithSchema(polyhost.Schema)}, Registrations(version)...)
+}
+
+// Registrations are the package's components, resources, methods,
+// functions and configuration. Alone, they make a Go-first provider
+// serving the schema built from their types, without schema.yaml's
+// descriptions and overlay.
+func Registrations(version string) []host.Option {
 	b := &backend{}
 	return []host.Option{
 		host.WithVersion(version),
-		host.WithSchema(polyhost.Schema),
-		host.WithConfigure(b.configure),
-		host.WithResource(components.BucketType, Bucket{b}),
-		host.WithResource(components.BucketObjectType, BucketObject{b}),
+		host.WithConfig(b.configure),
+		host.WithTypedResource[BucketArgs, BucketState](components.BucketType, Bucket{b}),
+		host.WithTypedResource[BucketObjectArgs, BucketObjectState](components.BucketObjectType, BucketObject{b}),
 		host.WithComponent(components.SiteType, components.BuildSite),
 		host.WithComponent(components.PageSetType, components.BuildPageSet),
 		host.WithComponent(components.MirrorType, components.BuildMirror),

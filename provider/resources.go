@@ -21,11 +21,24 @@ type backend struct {
 	store *storage.Store
 }
 
+// Config is the provider's configuration: its variables, set with
+// `pulumi config set sitekit:<name>`, and its inputs.
+type Config struct {
+	// Where buckets live, as a gocloud.dev/blob URL prefix: `file:///abs/dir`,
+	// `file://./dir` (relative to the program's directory) or `mem://`.
+	// Changing it replaces the provider and every resource it manages,
+	// because the old objects cannot be reached from the new place.
+	StorageURL property.Value `pulumi:"storageUrl,optional,type=string"` // unknown in some previews
+	// Credential for the storage backend. Changing it updates the provider
+	// in place.
+	AccessToken string `pulumi:"accessToken,optional,secret"`
+}
+
 // configure opens the storage named by the storageUrl configuration. During
 // a preview the URL may be unknown; the store then stays closed, which is
 // fine because previews do not reach the backend.
-func (b *backend) configure(ctx context.Context, config property.Map) error {
-	u := config.Get("storageUrl")
+func (b *backend) configure(ctx context.Context, config Config) error {
+	u := config.StorageURL
 	switch {
 	case u.IsComputed():
 		return nil
@@ -55,24 +68,31 @@ func (b *backend) get() (*storage.Store, error) {
 	return b.store, nil
 }
 
-// Bucket manages sitekit:index:Bucket. The bucket's name gets a random
-// suffix at create time, so it is only known after create.
+// Bucket is a storage bucket.
+//
+// Its name gets a random suffix at create time, so it is only known after
+// create.
 type Bucket struct{ b *backend }
 
 var _ host.Resource = Bucket{}
 
 // BucketArgs are a Bucket's inputs.
 type BucketArgs struct {
+	// Free-form labels.
 	Labels map[string]string `pulumi:"labels,optional"`
 }
 
-// BucketState is a Bucket's outputs. AccessKey is generated once, at
-// create, and the schema declares it secret.
+// BucketState is a Bucket's outputs.
 type BucketState struct {
-	BucketName string            `pulumi:"bucketName"`
-	Endpoint   string            `pulumi:"endpoint"`
-	Labels     map[string]string `pulumi:"labels,optional"`
-	AccessKey  string            `pulumi:"accessKey"`
+	// The bucket's name, derived from the resource name at create time.
+	BucketName string `pulumi:"bucketName"`
+	// Base address of the bucket's objects.
+	Endpoint string `pulumi:"endpoint"`
+	// Free-form labels, as given.
+	Labels map[string]string `pulumi:"labels,optional"`
+	// Key for reading the bucket, generated when the bucket is created.
+	// Always secret.
+	AccessKey string `pulumi:"accessKey,secret"`
 }
 
 func (r Bucket) state(st *storage.Store, info storage.BucketInfo) (property.Map, error) {
@@ -169,18 +189,63 @@ func bucketName(name string) string {
 	return b.String()
 }
 
-// BucketObject manages sitekit:index:BucketObject.
+// BucketObject is one object in a bucket.
 type BucketObject struct{ b *backend }
 
 var _ host.Resource = BucketObject{}
 
 // BucketObjectArgs are a BucketObject's inputs.
 type BucketObjectArgs struct {
-	Bucket       string `pulumi:"bucket"`
-	Key          string `pulumi:"key"`
-	Content      string `pulumi:"content"`
-	ContentType  string `pulumi:"contentType,optional"`
-	CacheSeconds int    `pulumi:"cacheSeconds,optional"`
+	// Name of the bucket.
+	Bucket string `pulumi:"bucket,replaceOnChanges"`
+	// Object key.
+	Key string `pulumi:"key,replaceOnChanges"`
+	// Object body.
+	Content string `pulumi:"content"`
+	// Media type.
+	ContentType ContentType `pulumi:"contentType,optional"`
+	// How long readers may cache the object, in seconds (at most a year).
+	CacheSeconds int `pulumi:"cacheSeconds,optional"`
+}
+
+// BucketObjectState is a BucketObject's outputs: its inputs as stored, and
+// what is computed from them.
+type BucketObjectState struct {
+	// Name of the bucket.
+	Bucket string `pulumi:"bucket"`
+	// Object key.
+	Key string `pulumi:"key"`
+	// Object body, as stored.
+	Content string `pulumi:"content"`
+	// Media type.
+	ContentType ContentType `pulumi:"contentType,optional"`
+	// Cache lifetime in seconds; absent when not set.
+	CacheSeconds int `pulumi:"cacheSeconds,optional"`
+	// Hash of the content.
+	ETag property.Value `pulumi:"etag,type=string"` // secret when the content is
+	// Size of the content in bytes.
+	Size property.Value `pulumi:"size,type=integer"` // secret when the content is
+	// Address of the object.
+	URL string `pulumi:"url"`
+}
+
+// ContentType is the media type of an object.
+type ContentType string
+
+// The media types an object may have.
+const (
+	ContentTypeHTML ContentType = "text/html"
+	ContentTypeText ContentType = "text/plain"
+	ContentTypeJSON ContentType = "application/json"
+)
+
+// Values lists ContentType's values, for the schema.
+func (ContentType) Values() []host.EnumValue[ContentType] {
+	return []host.EnumValue[ContentType]{
+		{Name: "Html", Value: ContentTypeHTML},
+		{Name: "Text", Value: ContentTypeText},
+		{Name: "Json", Value: ContentTypeJSON},
+	}
 }
 
 var _ host.ResourceWithExactSecrets = BucketObject{}
@@ -200,10 +265,10 @@ func (r BucketObject) write(ctx context.Context, inputs property.Map) (property.
 		return property.Map{}, err
 	}
 	if args.ContentType == "" {
-		args.ContentType = "text/html"
+		args.ContentType = ContentTypeHTML
 	}
 	err = st.PutObject(ctx, storage.Object{Bucket: args.Bucket, Key: args.Key, Content: args.Content,
-		ContentType: args.ContentType, CacheSeconds: args.CacheSeconds})
+		ContentType: string(args.ContentType), CacheSeconds: args.CacheSeconds})
 	if err != nil {
 		return property.Map{}, fmt.Errorf("write object %s/%s: %w", args.Bucket, args.Key, err)
 	}
@@ -213,14 +278,13 @@ func (r BucketObject) write(ctx context.Context, inputs property.Map) (property.
 // objectState is an object's outputs; etag and size are secret when the
 // content they are computed from is.
 func objectState(st *storage.Store, args BucketObjectArgs, secretContent bool) (property.Map, error) {
-	out, err := host.Encode(args)
-	if err != nil {
-		return out, err
-	}
-	out = out.Set("etag", property.New(storage.ETag(args.Content)).WithSecret(secretContent))
-	out = out.Set("size", property.New(float64(len(args.Content))).WithSecret(secretContent))
-	out = out.Set("url", property.New(st.Endpoint(args.Bucket)+"/"+args.Key))
-	return out, nil
+	return host.Encode(BucketObjectState{
+		Bucket: args.Bucket, Key: args.Key, Content: args.Content,
+		ContentType: args.ContentType, CacheSeconds: args.CacheSeconds,
+		ETag: property.New(storage.ETag(args.Content)).WithSecret(secretContent),
+		Size: property.New(float64(len(args.Content))).WithSecret(secretContent),
+		URL:  st.Endpoint(args.Bucket) + "/" + args.Key,
+	})
 }
 
 // Create writes the object.
@@ -263,7 +327,7 @@ func (r BucketObject) Read(ctx context.Context, req host.ReadRequest) (host.Read
 	if err != nil {
 		return host.ReadResponse{}, err
 	}
-	args := BucketObjectArgs{Bucket: bucket, Key: key, Content: o.Content, ContentType: o.ContentType, CacheSeconds: o.CacheSeconds}
+	args := BucketObjectArgs{Bucket: bucket, Key: key, Content: o.Content, ContentType: ContentType(o.ContentType), CacheSeconds: o.CacheSeconds}
 	ins, err := host.Encode(args)
 	if err != nil {
 		return host.ReadResponse{}, err

@@ -1,11 +1,14 @@
 package provider_test
 
 import (
+	"bytes"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/polyhost/polyhost"
+	"github.com/polyhost/polyhost/host/schemagen"
+	"github.com/polyhost/polyhost/provider"
 )
 
 type describedProp struct {
@@ -59,5 +62,18 @@ func TestSchemaDocumentsEverything(t *testing.T) {
 		}
 		check(tok+" argument", f.Inputs.Properties)
 		check(tok+" result", f.Outputs.Properties)
+	}
+}
+
+// schema.yaml is what go generate makes from the Go types and the overlay:
+// regenerating it would change nothing.
+func TestSchemaIsGenerated(t *testing.T) {
+	t.Parallel()
+	src, err := schemagen.Generate(provider.Name, "../schema.overlay.yaml", provider.Registrations("")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(src, polyhost.Schema) {
+		t.Errorf("schema.yaml is stale: run go generate in the repository's root (diff -u schema.yaml <(go run ./provider/cmd/gen-schema -o /dev/stdout -overlay schema.overlay.yaml))")
 	}
 }

@@ -303,4 +303,9 @@ func TestRegistrationErrors(t *testing.T) {
 			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
 		}
 	}
+	// Go-first needs types the host can read.
+	_, err := host.New("test", gosdk.Component("test:index:Greeter", NewGreeter))
+	if err == nil || !strings.Contains(err.Error(), "test:index:Greeter is served with host/gosdk") || !strings.Contains(err.Error(), "host.WithSchema") {
+		t.Errorf("a gosdk component without a schema: %v, want an error saying to give one", err)
+	}
 }

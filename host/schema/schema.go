@@ -111,6 +111,12 @@ func Load(src []byte) (*Package, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
+	return LoadJSON(js)
+}
+
+// LoadJSON parses a schema written in JSON. It is what [Load] does after
+// reading YAML, and what the host uses for the schema it builds.
+func LoadJSON(js []byte) (*Package, error) {
 	var p Package
 	if err := json.Unmarshal(js, &p); err != nil {
 		return nil, fmt.Errorf("schema: %w", err)

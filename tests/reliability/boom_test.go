@@ -106,6 +106,9 @@ func (b *slowBackend) Delete(ctx context.Context, req host.DeleteRequest) (host.
 // newBoom builds the boom provider around backend.
 func newBoom(backend *slowBackend) (*host.Provider, error) {
 	return host.New("boom",
+		// No schema: Comp registers a boom:index:Child nothing serves, and
+		// Slow's types are not given, so none can be built from the types.
+		host.WithoutSchema(),
 		host.WithVersion("1.0.0"),
 		host.WithComponent(boomComp, buildBoom),
 		host.WithMethod(boomMethod, poke),

@@ -1,4 +1,4 @@
 // Package typed converts between property maps and Go structs tagged
-// `pulumi:"name"` or `pulumi:"name,optional"`. Struct layouts are analysed
-// once per type and cached.
+// `pulumi:"name"` or `pulumi:"name,optional"` (options: [ParseTag]).
+// Struct layouts are analysed once per type and cached.
 package typed

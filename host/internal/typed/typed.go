@@ -39,14 +39,47 @@ type field struct {
 	name     string
 	index    int
 	optional bool
+	secret   bool
 }
 
 // Field is one tagged property of a struct.
 type Field struct {
 	Name     string // the property name
 	GoName   string // the Go field name
-	Optional bool   // tagged ",optional"
+	Optional bool   // tagged ",optional" or ",omitempty", or a pointer
 	Type     reflect.Type
+	Tag      Tag // the tag's options
+}
+
+// Tag is what the options of a `pulumi:"name,opt,..."` tag say.
+type Tag struct {
+	Optional         bool   // optional, omitempty
+	Secret           bool   // secret
+	ReplaceOnChanges bool   // replaceOnChanges
+	SchemaType       string // type=T: the schema type of a field whose Go type says none
+}
+
+// ParseTag splits a `pulumi` tag into the property name and its options,
+// refusing an option it does not know.
+func ParseTag(tag string) (name string, opts Tag, err error) {
+	name, rest, _ := strings.Cut(tag, ",")
+	for rest != "" {
+		var opt string
+		opt, rest, _ = strings.Cut(rest, ",")
+		switch key, val, hasVal := strings.Cut(opt, "="); {
+		case opt == "optional" || opt == "omitempty":
+			opts.Optional = true
+		case opt == "secret":
+			opts.Secret = true
+		case opt == "replaceOnChanges":
+			opts.ReplaceOnChanges = true
+		case key == "type" && hasVal && val != "":
+			opts.SchemaType = val
+		default:
+			return name, opts, fmt.Errorf("unknown tag option %q (want optional, omitempty, secret, replaceOnChanges or type=T)", opt)
+		}
+	}
+	return name, opts, nil
 }
 
 // Fields lists the tagged properties of t, a struct type or a pointer to
@@ -64,7 +97,8 @@ func Fields(t reflect.Type) (fields []Field, ok bool, err error) {
 	}
 	for _, f := range l.fields {
 		sf := t.Field(f.index)
-		fields = append(fields, Field{Name: f.name, GoName: sf.Name, Optional: f.optional, Type: sf.Type})
+		_, tag, _ := ParseTag(sf.Tag.Get("pulumi")) // layoutOf has parsed it
+		fields = append(fields, Field{Name: f.name, GoName: sf.Name, Optional: f.optional, Type: sf.Type, Tag: tag})
 	}
 	return fields, true, nil
 }
@@ -91,7 +125,10 @@ func layoutOf(t reflect.Type) (*layout, error) {
 		if !f.IsExported() {
 			return nil, fmt.Errorf("%s.%s: tagged field must be exported", t, f.Name)
 		}
-		name, opts, _ := strings.Cut(tag, ",")
+		name, opts, err := ParseTag(tag)
+		if err != nil {
+			return nil, fmt.Errorf("%s.%s: %w", t, f.Name, err)
+		}
 		if name == "" {
 			return nil, fmt.Errorf("%s.%s: empty property name in tag", t, f.Name)
 		}
@@ -99,7 +136,8 @@ func layoutOf(t reflect.Type) (*layout, error) {
 			return nil, fmt.Errorf("%s: fields %s and %s both use property %q", t, other, f.Name, name)
 		}
 		seen[name] = f.Name
-		l.fields = append(l.fields, field{name: name, index: i, optional: opts == "optional"})
+		optional := opts.Optional || f.Type.Kind() == reflect.Pointer
+		l.fields = append(l.fields, field{name: name, index: i, optional: optional, secret: opts.Secret})
 	}
 	actual, _ := layouts.LoadOrStore(t, l)
 	return actual.(*layout), nil
@@ -444,6 +482,9 @@ func encodeObject(path string, sv reflect.Value) (property.Map, error) {
 		}
 		if v.IsNull() && f.optional {
 			continue
+		}
+		if f.secret && !v.IsNull() {
+			v = v.WithSecret(true)
 		}
 		out[f.name] = v
 	}

@@ -1,6 +1,7 @@
 package typed
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -203,5 +204,83 @@ func TestBadTags(t *testing.T) {
 	}
 	if _, err := Decode(property.Map{}, &dup{}); err == nil || !strings.Contains(err.Error(), `both use property "x"`) {
 		t.Errorf("error = %v", err)
+	}
+}
+
+func TestParseTag(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		tag, name string
+		want      Tag
+		err       string
+	}{
+		{tag: "n", name: "n"},
+		{tag: "n,optional", name: "n", want: Tag{Optional: true}},
+		{tag: "n,omitempty", name: "n", want: Tag{Optional: true}},
+		{tag: "n,secret,replaceOnChanges", name: "n", want: Tag{Secret: true, ReplaceOnChanges: true}},
+		{tag: "n,type=map[string][]integer,optional", name: "n", want: Tag{Optional: true, SchemaType: "map[string][]integer"}},
+		{tag: "n,type=pkg:index:Thing", name: "n", want: Tag{SchemaType: "pkg:index:Thing"}},
+		{tag: "n,type=", err: `unknown tag option "type="`},
+		{tag: "n,optinal", err: `unknown tag option "optinal"`},
+	}
+	for _, tc := range cases {
+		name, got, err := ParseTag(tc.tag)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error = %v, want %q", tc.tag, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("%q: %v", tc.tag, err)
+		case name != tc.name || got != tc.want:
+			t.Errorf("%q: got %q %+v, want %q %+v", tc.tag, name, got, tc.name, tc.want)
+		}
+	}
+}
+
+// A misspelt option stops decoding with the field's name, rather than
+// being ignored as the only option used to be.
+func TestUnknownTagOption(t *testing.T) {
+	t.Parallel()
+	type bad struct {
+		A string `pulumi:"a,optinal"`
+	}
+	_, err := Decode(property.Map{}, &bad{})
+	if err == nil || !strings.Contains(err.Error(), "typed.bad.A: unknown tag option \"optinal\"") {
+		t.Errorf("error = %v", err)
+	}
+}
+
+// A secret-tagged field is encoded secret; a pointer is optional without
+// a tag option, both for decoding and for Fields.
+func TestSecretAndPointerFields(t *testing.T) {
+	t.Parallel()
+	type s struct {
+		Key  string  `pulumi:"key,secret"`
+		Note *string `pulumi:"note"`
+		Pin  string  `pulumi:"pin,secret,optional"`
+	}
+	m, err := Encode(s{Key: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Get("key").Secret() || m.Get("key").AsString() != "k" {
+		t.Errorf("key = %v, want a secret \"k\"", m.Get("key"))
+	}
+	if _, ok := m.GetOk("note"); ok {
+		t.Errorf("a nil pointer was encoded: %v", m)
+	}
+	if _, ok := m.GetOk("pin"); ok {
+		t.Errorf("an empty optional field was encoded: %v", m)
+	}
+	if _, err := Decode(property.NewMap(map[string]property.Value{"key": property.New("k")}), &s{}); err != nil {
+		t.Errorf("a missing pointer field is an error: %v", err)
+	}
+	fields, _, err := Fields(reflect.TypeFor[s]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fields[1].Optional || fields[0].Optional || !fields[0].Tag.Secret {
+		t.Errorf("fields = %+v", fields)
 	}
 }

@@ -2,7 +2,8 @@
 // (host/schema) by Pulumi's own schema binder (pkg/v3 codegen/schema): every
 // schema the host serves binds with no error, and over a table of fixtures
 // the reader accepts what the binder accepts and reads each property as the
-// binder does. It has no code of its own; it lives in this module, beside
+// binder does; a schema the host builds from Go types (Go-first) binds
+// too, each Go declaration read as meant. It has no code of its own; it lives in this module, beside
 // the language host with Pulumi's generators, so that pkg/v3 stays out of
 // the main module's graph.
 package binder

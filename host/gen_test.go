@@ -1,0 +1,393 @@
+package host_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"gopkg.in/yaml.v3"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/internal/fakemonitor"
+)
+
+// The shop package: one of each thing a schema built from Go types says.
+
+type Size string
+
+const (
+	SizeSmall Size = "small"
+	SizeLarge Size = "large"
+)
+
+func (Size) Values() []host.EnumValue[Size] {
+	return []host.EnumValue[Size]{{Name: "Small", Value: SizeSmall}, {Name: "Large", Value: SizeLarge, Description: "The big one."}}
+}
+
+type Priority int
+
+func (Priority) Values() []host.EnumValue[Priority] {
+	return []host.EnumValue[Priority]{{Name: "Low", Value: 1}, {Name: "High", Value: 2}}
+}
+
+type Address struct {
+	Street string   `pulumi:"street"`
+	Floor  *int     `pulumi:"floor"`
+	Next   *Address `pulumi:"next"`
+}
+
+type StoreArgs struct {
+	Name     string            `pulumi:"name,replaceOnChanges"`
+	Size     Size              `pulumi:"size,optional"`
+	Tags     map[string]string `pulumi:"tags,omitempty"`
+	Address  Address           `pulumi:"address"`
+	Branches []Address         `pulumi:"branches,optional"`
+	Motto    property.Value    `pulumi:"motto,type=string,optional"`
+	Key      string            `pulumi:"key,secret"`
+	Extra    any               `pulumi:"extra,optional"`
+}
+
+type StoreOutputs struct {
+	URL    property.Value   `pulumi:"url,type=string"`
+	Till   property.Value   `pulumi:"till,type=shop:index:Till"`
+	Counts map[string][]int `pulumi:"counts"`
+}
+
+type TillArgs struct {
+	Store    string   `pulumi:"store"`
+	Priority Priority `pulumi:"priority,optional"`
+}
+
+type TillState struct {
+	TillID string `pulumi:"tillId"`
+	Pin    string `pulumi:"pin,secret"`
+}
+
+type till struct{ host.Resource }
+
+type OpenArgs struct {
+	Hour int `pulumi:"hour"`
+}
+
+type DescribeResult struct {
+	Text string `pulumi:"text"`
+}
+
+type LookupArgs struct {
+	Key string `pulumi:"key"`
+}
+
+type LookupResult struct {
+	Value property.Value `pulumi:"value,type=json"`
+}
+
+type ShopConfig struct {
+	Region string `pulumi:"region,optional"`
+	Token  string `pulumi:"token,secret"`
+}
+
+func buildStore(ctx context.Context, c *host.Component, args StoreArgs) (StoreOutputs, error) {
+	return StoreOutputs{}, nil
+}
+
+func openStore(ctx context.Context, self *host.Component, args OpenArgs) (string, error) {
+	return "", nil
+}
+
+func shopOptions() []host.Option {
+	return []host.Option{
+		host.WithVersion("1.2.3"),
+		host.WithConfig(func(ctx context.Context, c ShopConfig) error { return nil }),
+		host.WithComponent("shop:index:Store", buildStore),
+		host.WithTypedResource[TillArgs, TillState]("shop:index:Till", till{}),
+		host.WithMethod("shop:index:Store/open", openStore),
+		host.WithMethod("shop:index:Store/describe", func(ctx context.Context, self *host.Component, args struct{}) (DescribeResult, error) {
+			return DescribeResult{}, nil
+		}),
+		host.WithFunction("shop:index:lookup", func(ctx context.Context, args LookupArgs) (LookupResult, error) {
+			return LookupResult{}, errors.New("none")
+		}),
+	}
+}
+
+func TestSchemaFromTypes(t *testing.T) {
+	t.Parallel()
+	got, err := host.SchemaFromTypes("shop", nil, shopOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.TrimPrefix(shopSchema, "\n"); string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// Given back as the schema, it agrees with the types it came from.
+	if _, err := host.New("shop", append(shopOptions(), host.WithSchema(got))...); err != nil {
+		t.Errorf("New with the schema built from its own types: %v", err)
+	}
+}
+
+const shopSchema = `
+name: shop
+version: 1.2.3
+config:
+  variables:
+    region: {type: string}
+    token: {type: string, secret: true}
+  defaults: [token]
+provider:
+  inputProperties:
+    region: {type: string}
+    token: {type: string, secret: true}
+  requiredInputs: [token]
+types:
+  shop:index:Address:
+    type: object
+    properties:
+      street: {type: string}
+      floor: {type: integer}
+      next: {$ref: "#/types/shop:index:Address"}
+    required: [street]
+  shop:index:Priority:
+    type: integer
+    enum:
+      - {name: Low, value: 1}
+      - {name: High, value: 2}
+  shop:index:Size:
+    type: string
+    enum:
+      - {name: Small, value: small}
+      - {name: Large, value: large, description: The big one.}
+resources:
+  shop:index:Store:
+    isComponent: true
+    inputProperties:
+      name: {type: string, replaceOnChanges: true}
+      size: {$ref: "#/types/shop:index:Size"}
+      tags: {type: object, additionalProperties: {type: string}}
+      address: {$ref: "#/types/shop:index:Address"}
+      branches: {type: array, items: {$ref: "#/types/shop:index:Address"}}
+      motto: {type: string}
+      key: {type: string, secret: true}
+      extra: {$ref: "pulumi.json#/Any"}
+    requiredInputs: [name, address, key]
+    properties:
+      url: {type: string}
+      till: {$ref: "#/resources/shop:index:Till"}
+      counts: {type: object, additionalProperties: {type: array, items: {type: integer}}}
+    required: [url, till, counts]
+    methods:
+      describe: shop:index:Store/describe
+      open: shop:index:Store/open
+  shop:index:Till:
+    inputProperties:
+      store: {type: string}
+      priority: {$ref: "#/types/shop:index:Priority"}
+    requiredInputs: [store]
+    properties:
+      tillId: {type: string}
+      pin: {type: string, secret: true}
+    required: [tillId, pin]
+functions:
+  shop:index:Store/describe:
+    inputs:
+      properties:
+        __self__: {$ref: "#/resources/shop:index:Store"}
+      required: [__self__]
+    outputs:
+      properties:
+        text: {type: string}
+      required: [text]
+  shop:index:Store/open:
+    inputs:
+      properties:
+        __self__: {$ref: "#/resources/shop:index:Store"}
+        hour: {type: integer}
+      required: [__self__, hour]
+    outputs:
+      properties:
+        res: {type: string}
+      required: [res]
+  shop:index:lookup:
+    inputs:
+      properties:
+        key: {type: string}
+      required: [key]
+    outputs:
+      properties:
+        value: {$ref: "pulumi.json#/Json"}
+      required: [value]
+`
+
+// docsOf describes every Go thing by its name, to see where each goes.
+type docsOf struct{}
+
+func (docsOf) Type(t reflect.Type) string                { return "type " + t.Name() }
+func (docsOf) Field(t reflect.Type, field string) string { return "field " + t.Name() + "." + field }
+func (docsOf) Func(name string) string                   { return "func " + name[strings.LastIndex(name, "/")+1:] }
+
+// Descriptions come from the doc comments Docs gives: a component's from
+// its function, a custom resource's from its Resource's type, a property's
+// from its field, a type's from the Go type.
+func TestSchemaFromTypesDescriptions(t *testing.T) {
+	t.Parallel()
+	src, err := host.SchemaFromTypes("shop", docsOf{}, shopOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Config struct {
+			Variables map[string]struct{ Description string }
+		}
+		Types     map[string]struct{ Description string }
+		Resources map[string]struct {
+			Description     string
+			InputProperties map[string]struct{ Description string } `yaml:"inputProperties"`
+		}
+		Functions map[string]struct{ Description string }
+	}
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for what, got := range map[string]string{
+		"func host_test.buildStore": doc.Resources["shop:index:Store"].Description,
+		"type till":                 doc.Resources["shop:index:Till"].Description,
+		"field StoreArgs.Motto":     doc.Resources["shop:index:Store"].InputProperties["motto"].Description,
+		"field TillArgs.Store":      doc.Resources["shop:index:Till"].InputProperties["store"].Description,
+		"field ShopConfig.Token":    doc.Config.Variables["token"].Description,
+		"type Size":                 doc.Types["shop:index:Size"].Description,
+		"type Address":              doc.Types["shop:index:Address"].Description,
+		"func host_test.openStore":  doc.Functions["shop:index:Store/open"].Description,
+	} {
+		if got != what {
+			t.Errorf("description %q, want %q", got, what)
+		}
+	}
+}
+
+// What Go types cannot say is refused, each named, all at once.
+func TestSchemaFromTypesRefuses(t *testing.T) {
+	t.Parallel()
+	type anon struct {
+		Inner struct {
+			A string `pulumi:"a"`
+		} `pulumi:"inner"`
+	}
+	type raw struct {
+		V   property.Value             `pulumi:"v"`
+		R   property.ResourceReference `pulumi:"r"`
+		T   property.Value             `pulumi:"t,type=shop:index:Nope"`
+		O   property.Value             `pulumi:"o,type=other:index:Thing"`
+		I   property.Value             `pulumi:"i,type=int"`
+		Bad int                        `pulumi:"bad,type=string"`
+		C   chan int                   `pulumi:"c"`
+	}
+	comp := func(ctx context.Context, c *host.Component, args raw) (anon, error) { return anon{}, nil }
+	_, err := host.SchemaFromTypes("shop",
+		nil,
+		host.WithComponent("shop:index:Comp", comp),
+		host.WithResource("shop:index:Untyped", till{}),
+		host.WithFunction("shop:index:raw", func(ctx context.Context, args property.Map) (string, error) { return "", nil }),
+		host.WithConfigure(func(ctx context.Context, config property.Map) error { return nil }),
+	)
+	want := []string{
+		"field host_test.anon.Inner: an anonymous struct has no name for its schema type",
+		"field host_test.raw.V: a property.Value carries no schema type: say it with the tag option type=T",
+		"field host_test.raw.R: a property.ResourceReference: say which resource with the tag option type=<token>",
+		"field host_test.raw.T: type=shop:index:Nope names no type of package shop",
+		"field host_test.raw.O: type=other:index:Thing names no resource or type of this package",
+		`field host_test.raw.I: type=int: unknown type "int"`,
+		"field host_test.raw.Bad: its Go type int cannot hold the type=string its tag says",
+		"field host_test.raw.C: chan int has no schema type",
+		"shop:index:Untyped: registered with WithResource, which says nothing of its Go types; register it with WithTypedResource[Inputs, State]",
+		"shop:index:raw arguments: property.Map carries no schema; use a struct with `pulumi` tags",
+		"shop:index:raw result: string is not a struct with `pulumi` tags",
+		"configuration: WithConfigure says nothing of its Go type",
+	}
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error lacks %q:\n%v", w, err)
+		}
+	}
+}
+
+// A provider given no schema serves the one its Go types make, and checks
+// inputs against it as against a given one: an enum value it does not
+// list is refused, naming the property.
+func TestGoFirstProviderServesAndChecksItsSchema(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("shop", shopOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := host.NewServer(p)
+	resp, err := srv.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var served, want any
+	if err := json.Unmarshal([]byte(resp.GetSchema()), &served); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal([]byte(shopSchema), &want); err != nil {
+		t.Fatal(err)
+	}
+	js, _ := json.Marshal(want) // numbers as JSON reads them
+	_ = json.Unmarshal(js, &want)
+	if !reflect.DeepEqual(served, want) {
+		t.Errorf("served %s\nwant the schema SchemaFromTypes writes:\n%s", resp.GetSchema(), shopSchema)
+	}
+
+	mon := fakemonitor.Start(t)
+	_, err = srv.Construct(context.Background(), constructReq(mon, "shop:index:Store", "s", map[string]any{
+		"name": "n", "key": "k", "address": map[string]any{"street": "High St"}, "size": "medium",
+	}))
+	if err == nil {
+		t.Fatal("Construct accepted an enum value its type does not list")
+	}
+	if _, _, details := wireError(t, err); !slices.Contains(details, `size: "medium" is not a valid shop:index:Size; allowed: ["large" "small"]`) {
+		t.Errorf("Construct = %v %q, want the enum value refused", err, details)
+	}
+}
+
+// Schema-first: an author's schema that disagrees with the Go types stops
+// the provider at start-up, every difference named, through arrays, maps,
+// object types and enums, and for resources and the configuration too.
+func TestNewNamesEachDifferenceFromTheSchema(t *testing.T) {
+	t.Parallel()
+	src := strings.NewReplacer(
+		"token: {type: string, secret: true}\n  defaults", "token: {type: integer, secret: true}\n  defaults",
+		"{name: Large, value: large, description: The big one.}", "{name: Huge, value: huge}",
+		"street: {type: string}", "street: {type: integer}",
+		"tags: {type: object, additionalProperties: {type: string}}", "tags: {type: object, additionalProperties: {type: integer}}",
+		"key: {type: string, secret: true}", "key: {type: string}",
+		"name: {type: string, replaceOnChanges: true}", "name: {type: string}",
+		"counts: {type: object, additionalProperties: {type: array, items: {type: integer}}}", "counts: {type: object, additionalProperties: {type: array, items: {type: string}}}",
+		`till: {$ref: "#/resources/shop:index:Till"}`, `till: {$ref: "#/resources/shop:index:Store"}`,
+		"pin: {type: string, secret: true}\n    required: [tillId, pin]", "spare: {type: string}\n    required: [tillId, spare]",
+		`value: {$ref: "pulumi.json#/Json"}`, "value: {type: string}",
+	).Replace(shopSchema)
+	_, err := host.New("shop", append(shopOptions(), host.WithSchema([]byte(src)))...)
+	want := `provider shop: the Go types and the schema disagree in 11 places:
+	shop:index:Store: field host_test.StoreArgs.Name is tagged replaceOnChanges, but input "name" is not in the schema
+	shop:index:Store: enum host_test.Size lists the values ["large" "small"], but enum shop:index:Size in the schema ["huge" "small"]
+	shop:index:Store: field host_test.StoreArgs.Tags is map[string]string, but input "tags" is a map of integer in the schema
+	shop:index:Store: field host_test.Address.Street is string, but property "street" of type shop:index:Address is an integer in the schema
+	shop:index:Store: field host_test.StoreArgs.Key is tagged secret, but input "key" is not secret in the schema
+	shop:index:Store: field host_test.StoreOutputs.Till has type=shop:index:Till, but output "till" is a reference to a shop:index:Store in the schema
+	shop:index:Store: field host_test.StoreOutputs.Counts is map[string][]int, but output "counts" is a map of array of string in the schema
+	shop:index:Till: field host_test.TillState.Pin sets output "pin", which the schema does not declare
+	shop:index:Till: output "spare" is required in the schema, but host_test.TillState has no field for it
+	shop:index:lookup: field host_test.LookupResult.Value has type=json, but output "value" is a string in the schema
+	configuration: field host_test.ShopConfig.Token is string, but variable "token" is an integer in the schema`
+	if err == nil || err.Error() != want {
+		t.Errorf("New = %v\nwant %s", err, want)
+	}
+}
