@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -24,7 +26,13 @@ import (
 // reads every property as the host does.
 func TestServedSchemasBind(t *testing.T) {
 	t.Parallel()
-	for name, src := range map[string][]byte{"sitekit": polyhost.Schema, "secretbox": secretbox.Schema} {
+	// tests/portal is a module of its own (on the generated sitekit SDK):
+	// its schema is read from the file.
+	portal, err := os.ReadFile(filepath.Join("..", "..", "..", "portal", "schema.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string][]byte{"sitekit": polyhost.Schema, "secretbox": secretbox.Schema, "portal": portal} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ours, err := schema.Load(src)
@@ -325,7 +333,7 @@ func bind(t *testing.T, js []byte) (*pschema.Package, string) {
 	return pkg, strings.Join(errs, "\n")
 }
 
-// fixedLoader serves the random package and nothing else.
+// fixedLoader serves the random and sitekit packages and nothing else.
 type fixedLoader struct{ pkgs map[string]*pschema.Package }
 
 func loader(t *testing.T) *fixedLoader {
@@ -338,7 +346,19 @@ func loader(t *testing.T) *fixedLoader {
 	if err != nil || diags.HasErrors() {
 		t.Fatalf("binding the random fixture: %v %v", err, diags)
 	}
-	return &fixedLoader{pkgs: map[string]*pschema.Package{"random": pkg}}
+	ours, err := schema.Load(polyhost.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec = pschema.PackageSpec{}
+	if err := json.Unmarshal(ours.JSON(), &spec); err != nil {
+		t.Fatal(err)
+	}
+	sitekit, diags, err := pschema.BindSpec(spec, &fixedLoader{}, pschema.ValidationOptions{})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("binding sitekit: %v %v", err, diags)
+	}
+	return &fixedLoader{pkgs: map[string]*pschema.Package{"random": pkg, "sitekit": sitekit}}
 }
 
 func (l *fixedLoader) LoadPackage(name string, _ *semver.Version) (*pschema.Package, error) {
