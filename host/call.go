@@ -113,7 +113,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: fmt.Sprintf("%s is a method of %s, called on a %s", req.Token, want, resolved.Type)}}}, nil
 	}
 	if !resolved.Known {
-		return callResponse{}, &StepError{Token: req.Token, Step: "call", Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
+		return callResponse{}, &StepError{Token: req.Token, Step: stepCall, Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
 	}
 	selfURN := urn.URN(resolved.URN)
 	self.urn, self.name, self.state = resolved.URN, selfURN.Name(), resolved.State
@@ -131,8 +131,8 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		return callResponse{Failures: ie.Properties}, nil
 	}
 	if err != nil {
-		if se, ok := err.(*StepError); ok && se.Step == "construct" {
-			se.Step = "call"
+		if se, ok := err.(*StepError); ok && se.Token == req.Token && se.Step == stepConstruct {
+			se.Step = stepCall
 		}
 		return callResponse{}, err
 	}

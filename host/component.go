@@ -365,14 +365,14 @@ func Nested[A, O any](ctx context.Context, parent *Component, token, name string
 func runSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = panicError(token, name, "construct", r)
+			err = panicError(token, name, stepConstruct, r)
 		}
 	}()
 	out, err = f(ctx)
 	if err != nil {
 		if _, ok := err.(*StepError); !ok {
 			if _, isInput := asInputError(err); !isInput {
-				err = &StepError{Token: token, Name: name, Step: "construct", Err: err}
+				err = &StepError{Token: token, Name: name, Step: stepConstruct, Err: err}
 			}
 		}
 	}

@@ -260,11 +260,11 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 	resp, err := s.p.construct(ctx, creq)
 	if err != nil {
 		s.logPanic(ctx, err, creq.Inputs, creq.Info.Config)
-		return nil, constructErrorToStatus(err, creq.Inputs, creq.Info.Config)
+		return nil, constructErrorToStatus(engineNamed(err, creq.Type, creq.Name), creq.Inputs, creq.Info.Config)
 	}
 	state, err := toWire(resp.State)
 	if err != nil {
-		return nil, errorToStatus(&StepError{Token: req.GetType(), Name: req.GetName(), Step: "marshal outputs", Err: err}, creq.Inputs)
+		return nil, errorToStatus(&StepError{Step: "marshal outputs", Err: err}, creq.Inputs) // the engine names the resource
 	}
 	out := &pulumirpc.ConstructResponse{Urn: resp.URN, State: state,
 		StateDependencies: map[string]*pulumirpc.ConstructResponse_PropertyDependencies{}}

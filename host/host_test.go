@@ -18,6 +18,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -203,8 +204,13 @@ func TestPanicInComponentFailsOnlyThatCall(t *testing.T) {
 			return compOut{Shout: strings.ToUpper(args.Greeting)}, nil
 		}))
 	_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "boom"}))
-	if err == nil || !strings.Contains(err.Error(), "panic in component code") || !strings.Contains(err.Error(), `test:index:Comp "c"`) {
-		t.Fatalf("error = %v, want a panic error naming the component", err)
+	if msg := status.Convert(err).Message(); !strings.HasPrefix(msg, "panic in component code: assignment to entry in nil map") {
+		t.Fatalf("error = %v, want a panic error", err)
+	}
+	if !slices.ContainsFunc(mon.Logs(), func(l fakemonitor.LogEntry) bool {
+		return strings.HasPrefix(l.Message, `test:index:Comp "c": construct: panic in component code`) && strings.Contains(l.Message, "goroutine")
+	}) {
+		t.Errorf("no debug log names the component and has the stack: %v", mon.Logs())
 	}
 	resp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "d", map[string]any{"greeting": "hi"}))
 	if err != nil {
@@ -852,7 +858,7 @@ func TestOutputsCheckedAgainstSchema(t *testing.T) {
 		return err
 	}
 	err := construct("wrong")
-	if err == nil || !strings.Contains(err.Error(), `test:index:Greeter "wrong": check outputs against the schema`) ||
+	if err == nil || !strings.Contains(err.Error(), `desc = check outputs against the schema: `) ||
 		!strings.Contains(err.Error(), "message: expected a string") || !strings.Contains(err.Error(), `size: missing required property "size"`) {
 		t.Errorf("wrong outputs: error = %v, want both properties named", err)
 	}
