@@ -18,6 +18,9 @@ import (
 // on it become its children. A result that is a state value, or is derived
 // from one with [Apply], depends on the component and is secret where the
 // value is; a plain Go value read from the state keeps only the secretness.
+// self's URN, Name and Type are the component's; a Call carries neither its
+// inputs nor its options, so Inputs are the method's raw arguments and
+// Options are empty.
 type MethodFunc[A, R any] func(ctx context.Context, self *Component, args A) (R, error)
 
 type method func(ctx context.Context, self *Component, args property.Map) (property.Map, error)
@@ -116,7 +119,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		return callResponse{}, &StepError{Token: req.Token, Step: stepCall, Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
 	}
 	selfURN := urn.URN(resolved.URN)
-	self.urn, self.name, self.state = resolved.URN, selfURN.Name(), resolved.State
+	self.urn, self.name, self.typ, self.state = resolved.URN, selfURN.Name(), resolved.Type, resolved.State
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
 	self.secrets = newSecretSet(req.Info.Config, resolved.State)

@@ -145,7 +145,8 @@ type ResourceOptions struct {
 // Component is one component instance being built. Register its children
 // with [Component.Register]; it is safe to do so from several goroutines.
 type Component struct {
-	token, name, urn string
+	token, name, urn string // token: the component's type, or in a method the method's
+	typ              string // the component's type
 	inputs           property.Map
 	state            property.Map // in a method: the component's recorded outputs
 	opts             ResourceOptions
@@ -176,10 +177,12 @@ func (c *Component) URN() string { return c.urn }
 // Name of the component.
 func (c *Component) Name() string { return c.name }
 
-// Type token of the component.
-func (c *Component) Type() string { return c.token }
+// Type token of the component, also in a method (not the method's token).
+func (c *Component) Type() string { return c.typ }
 
 // Inputs are the raw inputs, with unknown, secret and dependency markers.
+// In a method they are the method's arguments, without __self__: a Call
+// does not carry the component's inputs (its outputs are in [Component.State]).
 func (c *Component) Inputs() property.Map { return c.inputs }
 
 // State is, in a method, the component's outputs as the engine recorded
@@ -187,7 +190,10 @@ func (c *Component) Inputs() property.Map { return c.inputs }
 // during Construct.
 func (c *Component) State() property.Map { return c.state }
 
-// Options are the resource options the program set on the component.
+// Options are the resource options the program set on the component. In a
+// method they are empty: a Call does not carry them, so children a method
+// registers get no providers from the program either (pass them in the
+// request). A nested component ([Nested]) has its parent's Providers only.
 func (c *Component) Options() ResourceOptions { return c.opts }
 
 // Stack describes the deployment.
@@ -287,7 +293,7 @@ func (c *Component) Log(ctx context.Context, severity monitorclient.Severity, ms
 // child returns the handle of a nested component registered under c.
 func (c *Component) child(token, name, urn string, inputs property.Map) *Component {
 	return &Component{
-		token: token, name: name, urn: urn, inputs: inputs,
+		token: token, typ: token, name: name, urn: urn, inputs: inputs,
 		opts:         ResourceOptions{Providers: c.opts.Providers},
 		info:         c.info,
 		provider:     c.provider,

@@ -71,7 +71,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register component", Err: err}
 	}
 	c := &Component{
-		token: req.Type, name: req.Name, urn: own.URN,
+		token: req.Type, typ: req.Type, name: req.Name, urn: own.URN,
 		inputs: req.Inputs, opts: o, info: req.Info,
 		provider: p, monitor: monitor, pending: &sync.WaitGroup{},
 		secrets: newSecretSet(req.Info.Config), inputSecrets: newSecretSet(req.Inputs),

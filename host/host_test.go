@@ -1146,3 +1146,28 @@ func TestStackTraceHandleReachesRegistrations(t *testing.T) {
 		t.Errorf("not registered: %v", want)
 	}
 }
+
+// In a method, self is the component: its type, name and URN, its outputs
+// as State; Inputs are the method's arguments and Options are empty, since
+// a Call carries neither the component's inputs nor its options.
+func TestMethodSelfDescribesTheComponent(t *testing.T) {
+	t.Parallel()
+	var self *host.Component
+	compURN, _ := callMethod(t, fakemonitor.Start(t), nil, resource.NewProperty("hello"),
+		func(ctx context.Context, c *host.Component, args greetArgs) (string, error) {
+			self = c
+			return "", nil
+		})
+	if self.Type() != "test:index:Comp" || self.Name() != "c" || self.URN() != compURN {
+		t.Errorf("self is %s %q %s, want the component test:index:Comp \"c\" %s", self.Type(), self.Name(), self.URN(), compURN)
+	}
+	if got := self.State().Get("shout"); got.AsString() != "hello" {
+		t.Errorf("State()[shout] = %v, want the component's output", got)
+	}
+	if got := slices.Sorted(maps.Keys(self.Inputs().AsMap())); fmt.Sprint(got) != "[name]" {
+		t.Errorf("Inputs() keys = %v, want the method's arguments [name]", got)
+	}
+	if o := self.Options(); o.Providers != nil || o.Protect != nil || o.Dependencies != nil {
+		t.Errorf("Options() = %+v, want none", o)
+	}
+}
