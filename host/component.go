@@ -421,8 +421,18 @@ func appendUnique(deps []urn.URN, u urn.URN) []urn.URN {
 // Apply derives a value from others as an output's apply does: if any input
 // is unknown the result is unknown, and the result is secret, and depends on
 // everything, that any input is or depends on. f sees the inputs without
-// markers.
+// markers. For a derivation that can fail, use [ApplyErr].
 func Apply(f func(vals ...property.Value) property.Value, vals ...property.Value) property.Value {
+	v, _ := ApplyErr(func(vals ...property.Value) (property.Value, error) { return f(vals...), nil }, vals...)
+	return v
+}
+
+// ApplyErr is [Apply] for a derivation that can fail: it returns f's error,
+// for the component or method to return, which fails it (an [InputError],
+// from [Errorf], goes to the user as bad input). Like an output's apply, f
+// does not run while an input is unknown, so in a preview an error may only
+// show in the update.
+func ApplyErr(f func(vals ...property.Value) (property.Value, error), vals ...property.Value) (property.Value, error) {
 	var deps []urn.URN
 	seen := map[urn.URN]bool{}
 	secret, unknown := false, false
@@ -440,7 +450,10 @@ func Apply(f func(vals ...property.Value) property.Value, vals ...property.Value
 	}
 	out := property.New(property.Computed)
 	if !unknown {
-		out = f(plain...)
+		var err error
+		if out, err = f(plain...); err != nil {
+			return property.Value{}, err
+		}
 	}
-	return out.WithSecret(secret || out.Secret()).WithDependencies(deps)
+	return out.WithSecret(secret || out.Secret()).WithDependencies(deps), nil
 }

@@ -20,7 +20,8 @@
 // the component itself with the program's resource options, decodes and
 // checks its inputs, hands the author a [*Component] to register children
 // on ([Component.Register], [Component.Group] for concurrency), and records
-// the outputs. [Apply] derives values the way an output's apply does;
+// the outputs. [Apply] derives values the way an output's apply does
+// ([ApplyErr] when that can fail);
 // [Component.Resolve] reads a referenced resource through the engine.
 //
 // [Main] runs the plugin on one Go thread at a time unless told otherwise

@@ -17,6 +17,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
@@ -1169,5 +1170,57 @@ func TestMethodSelfDescribesTheComponent(t *testing.T) {
 	}
 	if o := self.Options(); o.Providers != nil || o.Protect != nil || o.Dependencies != nil {
 		t.Errorf("Options() = %+v, want none", o)
+	}
+}
+
+// An error from ApplyErr's function fails the component with that error
+// (bad input as bad input); markers propagate as with Apply, and while an
+// input is unknown the function does not run.
+func TestApplyErrFailsTheComponent(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args property.Map) (property.Map, error) {
+			shout, err := host.ApplyErr(func(v ...property.Value) (property.Value, error) {
+				switch g := v[0].AsString(); {
+				case g == "":
+					return property.Value{}, host.Errorf("greeting", "must not be empty")
+				case strings.Contains(g, " "):
+					return property.Value{}, fmt.Errorf("cannot shout %q: it has spaces", g)
+				default:
+					return property.New(strings.ToUpper(g)), nil
+				}
+			}, args.Get("greeting"))
+			if err != nil {
+				return property.Map{}, err
+			}
+			return property.NewMap(map[string]property.Value{"shout": shout}), nil
+		}))
+	construct := func(name string, greeting resource.PropertyValue) (property.Value, error) {
+		req := constructReq(mon, "test:index:Comp", name, nil)
+		req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{"greeting": greeting},
+			plugin.MarshalOptions{KeepSecrets: true, KeepUnknowns: true})
+		req.DryRun = greeting.IsComputed()
+		resp, err := client.Construct(context.Background(), req)
+		if err != nil {
+			return property.Value{}, err
+		}
+		state, err := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepSecrets: true, KeepUnknowns: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resource.FromResourcePropertyValue(state["shout"]), nil
+	}
+	if _, err := construct("spaces", resource.NewProperty("a b")); status.Convert(err).Message() != `cannot shout "a b": it has spaces` {
+		t.Errorf("error = %v, want the function's error", err)
+	}
+	if _, err := construct("empty", resource.NewProperty("")); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("error = %v, want bad input", err)
+	}
+	if v, err := construct("secret", resource.MakeSecret(resource.NewProperty("hi"))); err != nil || !v.Secret() || v.AsString() != "HI" {
+		t.Errorf("secret greeting: shout = %v, %v; want secret HI", v, err)
+	}
+	if v, err := construct("preview", resource.MakeComputed(resource.NewProperty(""))); err != nil || !v.IsComputed() {
+		t.Errorf("unknown greeting: shout = %v, %v; want unknown", v, err)
 	}
 }
