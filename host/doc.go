@@ -24,6 +24,9 @@
 // ([ApplyErr] when that can fail);
 // [Component.Resolve] reads a referenced resource through the engine.
 //
+// A custom resource's backend ([Resource]) finds the provider's
+// configuration in every request ([ResourceInfo].Config).
+//
 // [Main] runs the plugin on one Go thread at a time unless told otherwise
 // ([WithMaxProcs]): a provider mostly waits on the engine.
 //

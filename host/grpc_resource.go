@@ -39,22 +39,23 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	resp, err := s.p.check(ctx, CheckRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ResourceInfo: ri,
 		OldInputs:    olds, Inputs: news, RandomSeed: req.GetRandomSeed(),
 	})
 	if err != nil {
-		return nil, errorToStatus(err, olds, news)
+		return nil, errorToStatus(err, olds, news, ri.Config)
 	}
 	inputs, err := toWire(resp.Inputs)
 	if err != nil {
 		return nil, err
 	}
-	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(resp.Failures, news, resp.Inputs, olds)}, nil
+	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(resp.Failures, news, resp.Inputs, olds, ri.Config)}, nil
 }
 
-func info(urn, name, typ string) ResourceInfo {
-	return ResourceInfo{URN: urn, Name: name, Type: typ}
+func (s *server) info(urn, name, typ string) ResourceInfo {
+	return ResourceInfo{URN: urn, Name: name, Type: typ, Config: s.p.currentConfig()}
 }
 
 func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
@@ -72,13 +73,14 @@ func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	d, err := s.p.diff(ctx, DiffRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ResourceInfo: ri,
 		ID:           req.GetId(), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
 		IgnoreChanges: req.GetIgnoreChanges(),
 	})
 	if err != nil {
-		return nil, errorToStatus(err, oldInputs, oldOutputs, news)
+		return nil, errorToStatus(err, oldInputs, oldOutputs, news, ri.Config)
 	}
 	resp := &pulumirpc.DiffResponse{
 		Changes:             pulumirpc.DiffResponse_DIFF_NONE,
@@ -102,12 +104,13 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	resp, err := s.p.create(ctx, CreateRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ResourceInfo: ri,
 		Inputs:       inputs, Timeout: seconds(req.GetTimeout()),
 	}, req.GetPreview())
 	if err != nil {
-		return nil, crudError(err, inputs)
+		return nil, crudError(err, inputs, ri.Config)
 	}
 	props, err := toWire(resp.Outputs)
 	if err != nil {
@@ -125,12 +128,13 @@ func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	resp, err := s.p.read(ctx, ReadRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ResourceInfo: ri,
 		ID:           req.GetId(), Inputs: inputs, Outputs: state,
 	})
 	if err != nil {
-		return nil, crudError(err, inputs, state)
+		return nil, crudError(err, inputs, state, ri.Config)
 	}
 	if resp.ID == "" {
 		return &pulumirpc.ReadResponse{}, nil // gone
@@ -159,13 +163,14 @@ func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pul
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	resp, err := s.p.update(ctx, UpdateRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ResourceInfo: ri,
 		ID:           req.GetId(), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
 		IgnoreChanges: req.GetIgnoreChanges(), Timeout: seconds(req.GetTimeout()),
 	}, req.GetPreview())
 	if err != nil {
-		return nil, crudError(err, news, oldOutputs)
+		return nil, crudError(err, news, oldOutputs, ri.Config)
 	}
 	props, err := toWire(resp.Outputs)
 	if err != nil {
@@ -183,12 +188,13 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	err = s.p.delete(ctx, DeleteRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ResourceInfo: ri,
 		ID:           req.GetId(), Inputs: inputs, Outputs: state, Timeout: seconds(req.GetTimeout()),
 	})
 	if err != nil {
-		return nil, crudError(err, inputs, state)
+		return nil, crudError(err, inputs, state, ri.Config)
 	}
 	return &emptypb.Empty{}, nil
 }

@@ -1224,3 +1224,42 @@ func TestApplyErrFailsTheComponent(t *testing.T) {
 		t.Errorf("unknown greeting: shout = %v, %v; want unknown", v, err)
 	}
 }
+
+// regionResource creates things in the region of the provider's
+// configuration, and fails to update with the configured token.
+type regionResource struct{ slowResource }
+
+func (regionResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+	return host.CreateResponse{ID: req.Config.Get("region").AsString() + "/" + req.Name}, nil
+}
+
+func (regionResource) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
+	return host.UpdateResponse{}, fmt.Errorf("token %s is revoked", req.Config.Get("token").AsString())
+}
+
+// A backend reads the provider's configuration in its requests; a secret
+// from it stays out of the backend's errors.
+func TestBackendSeesProviderConfig(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithResource("test:index:Thing", regionResource{}))
+	args, err := plugin.MarshalProperties(resource.PropertyMap{
+		"region": resource.NewProperty("eu"),
+		"token":  resource.MakeSecret(resource.NewProperty("tok-hunter2")),
+	}, plugin.MarshalOptions{KeepSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Configure(context.Background(), &pulumirpc.ConfigureRequest{Args: args, AcceptSecrets: true}); err != nil {
+		t.Fatal(err)
+	}
+	const thing = "urn:pulumi:dev::proj::test:index:Thing::t"
+	created, err := client.Create(context.Background(), &pulumirpc.CreateRequest{Urn: thing, Name: "t", Type: "test:index:Thing"})
+	if err != nil || created.GetId() != "eu/t" {
+		t.Fatalf("create: id %q, %v; want eu/t", created.GetId(), err)
+	}
+	_, err = client.Update(context.Background(), &pulumirpc.UpdateRequest{Urn: thing, Name: "t", Type: "test:index:Thing", Id: "eu/t"})
+	if got := status.Convert(err).Message(); got != "token [secret] is revoked" {
+		t.Errorf("update error %q, want the token redacted", got)
+	}
+}

@@ -39,11 +39,18 @@ type ResourceWithExactSecrets interface {
 	ExactSecrets() bool
 }
 
-// ResourceInfo identifies the resource a request is about.
+// ResourceInfo identifies the resource a request is about, and the
+// configuration of the provider serving it.
 type ResourceInfo struct {
 	URN  string
 	Name string
 	Type string
+	// Config is the provider's configuration as the engine configured it
+	// (after CheckConfig's defaults), secrets marked; empty before
+	// Configure, and in a preview some values may be unknown. It is what
+	// [WithConfigure]'s function got: a backend that only needs a value
+	// reads it here, without keeping it itself.
+	Config property.Map
 }
 
 // CheckRequest asks whether inputs are valid.
