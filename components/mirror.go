@@ -41,7 +41,7 @@ func BuildMirror(ctx context.Context, c *host.Component, args MirrorArgs) (Mirro
 	bucket, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
 		Type: BucketType, Name: c.Name() + "-bucket", Custom: true,
 		Inputs: property.NewMap(map[string]property.Value{
-			"labels": property.New(map[string]property.Value{"mirrorOf": property.New(src.URN)}),
+			"labels": property.New(map[string]property.Value{"mirrorOf": property.New(string(src.URN))}),
 		}),
 	})
 	if err != nil {

@@ -199,7 +199,7 @@ func registerObject(ctx context.Context, c *host.Component, name string, bucket 
 func reference(r monitorclient.RegisterResourceResponse) property.Value {
 	id := property.New(property.Computed)
 	if r.ID != "" {
-		id = property.New(r.ID)
+		id = property.New(string(r.ID))
 	}
-	return property.New(property.ResourceReference{URN: urn.URN(r.URN), ID: id}).WithDependencies([]urn.URN{urn.URN(r.URN)})
+	return property.New(property.ResourceReference{URN: r.URN, ID: id}).WithDependencies([]urn.URN{r.URN})
 }

@@ -85,7 +85,7 @@ type callRequest struct {
 
 type callResponse struct {
 	Return             property.Map
-	ReturnDependencies map[string][]string
+	ReturnDependencies map[string][]urn.URN
 	Failures           []PropertyError
 }
 
@@ -118,8 +118,7 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	if !resolved.Known {
 		return callResponse{}, &StepError{Token: req.Token, Step: stepCall, Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
 	}
-	selfURN := urn.URN(resolved.URN)
-	self.urn, self.name, self.typ, self.state = resolved.URN, selfURN.Name(), resolved.Type, resolved.State
+	self.urn, self.name, self.typ, self.state = resolved.URN, resolved.URN.Name(), resolved.Type, resolved.State
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
 	self.secrets = newSecretSet(req.Info.Config, resolved.State)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -126,18 +127,18 @@ type StackInfo struct {
 // component. The host applies them to the component's own registration and
 // propagates providers to its children.
 type ResourceOptions struct {
-	Providers               map[string]string // package -> "urn::id"
-	Dependencies            []string
+	Providers               map[string]providers.Reference // package -> provider
+	Dependencies            []urn.URN
 	Protect                 *bool
 	Aliases                 []monitorclient.Alias
 	AdditionalSecretOutputs []string
 	CustomTimeouts          *monitorclient.CustomTimeouts
-	DeletedWith             string
+	DeletedWith             urn.URN
 	DeleteBeforeReplace     *bool
 	IgnoreChanges           []string
 	ReplaceOnChanges        []string
 	RetainOnDelete          *bool
-	ReplaceWith             []string
+	ReplaceWith             []urn.URN
 	ReplacementTrigger      property.Value
 	Hooks                   *monitorclient.ResourceHooks
 }
@@ -145,12 +146,13 @@ type ResourceOptions struct {
 // Component is one component instance being built. Register its children
 // with [Component.Register]; it is safe to do so from several goroutines.
 type Component struct {
-	token, name, urn string // token: the component's type, or in a method the method's
-	typ              string // the component's type
-	inputs           property.Map
-	state            property.Map // in a method: the component's recorded outputs
-	opts             ResourceOptions
-	info             StackInfo
+	token, name string // token: the component's type, or in a method the method's
+	typ         string // the component's type
+	urn         urn.URN
+	inputs      property.Map
+	state       property.Map // in a method: the component's recorded outputs
+	opts        ResourceOptions
+	info        StackInfo
 
 	provider *Provider
 	monitor  *monitorclient.Client
@@ -172,7 +174,7 @@ type Component struct {
 }
 
 // URN of the component.
-func (c *Component) URN() string { return c.urn }
+func (c *Component) URN() urn.URN { return c.urn }
 
 // Name of the component.
 func (c *Component) Name() string { return c.name }
@@ -226,7 +228,7 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 		return monitorclient.RegisterResourceResponse{}, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
 	}
 	switch {
-	case req.Custom && req.Provider == "":
+	case req.Custom && req.Provider == (providers.Reference{}):
 		if ref, ok := c.opts.Providers[packageOf(req.Type)]; ok {
 			req.Provider = ref
 		}
@@ -291,9 +293,9 @@ func (c *Component) Log(ctx context.Context, severity monitorclient.Severity, ms
 }
 
 // child returns the handle of a nested component registered under c.
-func (c *Component) child(token, name, urn string, inputs property.Map) *Component {
+func (c *Component) child(token, name string, u urn.URN, inputs property.Map) *Component {
 	return &Component{
-		token: token, typ: token, name: name, urn: urn, inputs: inputs,
+		token: token, typ: token, name: name, urn: u, inputs: inputs,
 		opts:         ResourceOptions{Providers: c.opts.Providers},
 		info:         c.info,
 		provider:     c.provider,
@@ -398,13 +400,13 @@ func packageOf(token string) string {
 }
 
 // withDependency marks every top-level value of m as depending on urn.
-func withDependency(m property.Map, u string) property.Map {
+func withDependency(m property.Map, u urn.URN) property.Map {
 	if m.Len() == 0 {
 		return m
 	}
 	out := make(map[string]property.Value, m.Len())
 	for k, v := range m.All {
-		out[k] = v.WithDependencies(appendUnique(v.Dependencies(), urn.URN(u)))
+		out[k] = v.WithDependencies(appendUnique(v.Dependencies(), u))
 	}
 	return property.NewMap(out)
 }

@@ -43,8 +43,8 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 	if out.Return, err = toWire(resp.Return); err != nil {
 		return nil, errorToStatus(err, creq.Args)
 	}
-	for k, urns := range resp.ReturnDependencies {
-		out.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: urns}
+	for k, deps := range resp.ReturnDependencies {
+		out.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: urnStrings(deps)}
 	}
 	return out, nil
 }

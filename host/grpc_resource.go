@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -54,8 +56,8 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(resp.Failures, news, resp.Inputs, olds, ri.Config)}, nil
 }
 
-func (s *server) info(urn, name, typ string) ResourceInfo {
-	return ResourceInfo{URN: urn, Name: name, Type: typ, Config: s.p.currentConfig()}
+func (s *server) info(u, name, typ string) ResourceInfo {
+	return ResourceInfo{URN: urn.URN(u), Name: name, Type: typ, Config: s.p.currentConfig()}
 }
 
 func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
@@ -76,7 +78,7 @@ func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	d, err := s.p.diff(ctx, DiffRequest{
 		ResourceInfo: ri,
-		ID:           req.GetId(), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
+		ID:           resource.ID(req.GetId()), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
 		IgnoreChanges: req.GetIgnoreChanges(),
 	})
 	if err != nil {
@@ -116,7 +118,7 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 	if err != nil {
 		return nil, err
 	}
-	return &pulumirpc.CreateResponse{Id: resp.ID, Properties: props}, nil
+	return &pulumirpc.CreateResponse{Id: string(resp.ID), Properties: props}, nil
 }
 
 func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {
@@ -131,7 +133,7 @@ func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	resp, err := s.p.read(ctx, ReadRequest{
 		ResourceInfo: ri,
-		ID:           req.GetId(), Inputs: inputs, Outputs: state,
+		ID:           resource.ID(req.GetId()), Inputs: inputs, Outputs: state,
 	})
 	if err != nil {
 		return nil, crudError(err, inputs, state, ri.Config)
@@ -147,7 +149,7 @@ func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 	if err != nil {
 		return nil, err
 	}
-	return &pulumirpc.ReadResponse{Id: resp.ID, Properties: props, Inputs: ins}, nil
+	return &pulumirpc.ReadResponse{Id: string(resp.ID), Properties: props, Inputs: ins}, nil
 }
 
 func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pulumirpc.UpdateResponse, error) {
@@ -166,7 +168,7 @@ func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pul
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	resp, err := s.p.update(ctx, UpdateRequest{
 		ResourceInfo: ri,
-		ID:           req.GetId(), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
+		ID:           resource.ID(req.GetId()), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
 		IgnoreChanges: req.GetIgnoreChanges(), Timeout: seconds(req.GetTimeout()),
 	}, req.GetPreview())
 	if err != nil {
@@ -191,7 +193,7 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	err = s.p.delete(ctx, DeleteRequest{
 		ResourceInfo: ri,
-		ID:           req.GetId(), Inputs: inputs, Outputs: state, Timeout: seconds(req.GetTimeout()),
+		ID:           resource.ID(req.GetId()), Inputs: inputs, Outputs: state, Timeout: seconds(req.GetTimeout()),
 	})
 	if err != nil {
 		return nil, crudError(err, inputs, state, ri.Config)
@@ -217,5 +219,5 @@ func crudError(err error, ins ...property.Map) error {
 		return errorToStatus(err)
 	}
 	return rpcerror.WithDetails(rpcerror.New(codes.Unknown, pe.Error()),
-		&pulumirpc.ErrorResourceInitFailed{Id: pe.ID, Properties: props, Inputs: ins0, Reasons: []string{pe.Err.Error()}})
+		&pulumirpc.ErrorResourceInitFailed{Id: string(pe.ID), Properties: props, Inputs: ins0, Reasons: []string{pe.Err.Error()}})
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -128,6 +129,15 @@ func serve(t *testing.T, engineAddr string, opts ...host.Option) pulumirpc.Resou
 		}
 	})
 	return pulumirpc.NewResourceProviderClient(conn)
+}
+
+// providerRef parses a provider reference "urn::id".
+func providerRef(s string) providers.Reference {
+	ref, err := providers.ParseReference(s)
+	if err != nil {
+		panic(err)
+	}
+	return ref
 }
 
 // portWriter hands the port line Serve writes to the test.
@@ -1072,7 +1082,7 @@ func TestConstructPassesProvidersToChildren(t *testing.T) {
 			for _, req := range []monitorclient.RegisterResourceRequest{
 				{Type: "eks:index:Cluster", Name: "remote", Remote: true},
 				{Type: "test:index:Greeter", Name: "local"},
-				{Type: "eks:index:Cluster", Name: "own", Remote: true, Providers: map[string]string{"kubernetes": ownRef}},
+				{Type: "eks:index:Cluster", Name: "own", Remote: true, Providers: map[string]providers.Reference{"kubernetes": providerRef(ownRef)}},
 				{Type: "aws:s3:Bucket", Name: "bucket", Custom: true},
 			} {
 				if _, err := c.Register(ctx, req); err != nil {
@@ -1159,7 +1169,7 @@ func TestMethodSelfDescribesTheComponent(t *testing.T) {
 			self = c
 			return "", nil
 		})
-	if self.Type() != "test:index:Comp" || self.Name() != "c" || self.URN() != compURN {
+	if self.Type() != "test:index:Comp" || self.Name() != "c" || string(self.URN()) != compURN {
 		t.Errorf("self is %s %q %s, want the component test:index:Comp \"c\" %s", self.Type(), self.Name(), self.URN(), compURN)
 	}
 	if got := self.State().Get("shout"); got.AsString() != "hello" {
@@ -1230,7 +1240,7 @@ func TestApplyErrFailsTheComponent(t *testing.T) {
 type regionResource struct{ slowResource }
 
 func (regionResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: req.Config.Get("region").AsString() + "/" + req.Name}, nil
+	return host.CreateResponse{ID: resource.ID(req.Config.Get("region").AsString() + "/" + req.Name)}, nil
 }
 
 func (regionResource) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {

@@ -157,7 +157,7 @@ func (c *Client) RegisterResourceOutputs(
 	if err == nil {
 		_, err = c.monitor.RegisterResourceOutputs(ctx, rreq)
 	}
-	return RegisterResourceOutputsResponse{}, wrapErr("register outputs of", req.URN, err)
+	return RegisterResourceOutputsResponse{}, wrapErr("register outputs of", string(req.URN), err)
 }
 
 // Invoke calls a provider function. Provider failures come back as a
@@ -184,13 +184,13 @@ func (c *Client) invoke(ctx context.Context, req InvokeRequest) (InvokeResponse,
 func (c *Client) GetResource(ctx context.Context, req GetResourceRequest) (GetResourceResponse, error) {
 	resp, err := c.invoke(ctx, InvokeRequest{
 		Token: getResourceToken,
-		Args:  property.NewMap(map[string]property.Value{"urn": property.New(req.URN)}),
+		Args:  property.NewMap(map[string]property.Value{"urn": property.New(string(req.URN))}),
 	})
 	if err != nil {
-		return GetResourceResponse{}, wrapErr("get resource", req.URN, err)
+		return GetResourceResponse{}, wrapErr("get resource", string(req.URN), err)
 	}
 	out, err := fromGetResourceReturn(resp.Return)
-	return out, wrapErr("get resource", req.URN, err)
+	return out, wrapErr("get resource", string(req.URN), err)
 }
 
 // Call calls a resource method. Provider failures come back as a

@@ -1,6 +1,11 @@
 package monitorclient
 
-import "github.com/pulumi/pulumi/sdk/v3/go/property"
+import (
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
 
 // Features are the protocol features the monitor advertised.
 type Features struct {
@@ -37,7 +42,7 @@ type DeploymentInfo struct {
 
 // Alias is one alias of a resource: either a full URN or a Spec.
 type Alias struct {
-	URN  string
+	URN  urn.URN
 	Spec *AliasSpec
 }
 
@@ -49,7 +54,7 @@ type AliasSpec struct {
 	Type      string
 	Stack     string
 	Project   string
-	ParentURN string
+	ParentURN urn.URN
 	NoParent  bool
 }
 
@@ -83,7 +88,7 @@ func (h *ResourceHooks) empty() bool {
 type RegisterResourceRequest struct {
 	Type   string
 	Name   string
-	Parent string // parent URN
+	Parent urn.URN
 	// Custom must be set for a custom resource (one a provider's CRUD
 	// manages): without it the engine records a component of that type,
 	// with no provider and no outputs.
@@ -94,10 +99,10 @@ type RegisterResourceRequest struct {
 	// on values are added to PropertyDependencies and Dependencies.
 	Inputs property.Map
 
-	Provider             string            // "urn::id"
-	Providers            map[string]string // package -> "urn::id"
-	Dependencies         []string
-	PropertyDependencies map[string][]string
+	Provider             providers.Reference            // of a custom resource; zero for the default
+	Providers            map[string]providers.Reference // package -> provider, for a component's children
+	Dependencies         []urn.URN
+	PropertyDependencies map[string][]urn.URN
 
 	Aliases                 []Alias
 	AdditionalSecretOutputs []string
@@ -107,13 +112,13 @@ type RegisterResourceRequest struct {
 	CustomTimeouts          *CustomTimeouts
 	DeleteBeforeReplace     *bool
 	RetainOnDelete          *bool
-	DeletedWith             string
-	ReplaceWith             []string       // URNs whose replacement replaces this resource
+	DeletedWith             urn.URN
+	ReplaceWith             []urn.URN      // resources whose replacement replaces this one
 	ReplacementTrigger      property.Value // any change to it replaces the resource; null if unset
 	Hooks                   *ResourceHooks
 	Version                 string
 	PluginDownloadURL       string
-	ImportID                string
+	ImportID                resource.ID
 	// ParentStackTraceHandle is the engine's handle for the stack trace of
 	// the request that led here (a Construct's or Call's), so the engine
 	// can stitch traces together across plugins.
@@ -144,15 +149,15 @@ func (r Result) String() string {
 
 // RegisterResourceResponse is the monitor's answer to a registration.
 type RegisterResourceResponse struct {
-	URN string
+	URN urn.URN
 	// ID is empty for components and for custom resources whose id is not
 	// known yet (preview).
-	ID string
+	ID resource.ID
 	// Outputs keep unknowns (property.Computed), secrets and resource
 	// references. Local components get an empty map.
 	Outputs              property.Map
 	Stables              []string
-	PropertyDependencies map[string][]string
+	PropertyDependencies map[string][]urn.URN
 	// Result is ResultSuccess unless the monitor reported a failed or
 	// skipped registration; then Outputs should be treated as unknown.
 	Result Result
@@ -163,7 +168,7 @@ type RegisterResourceResponse struct {
 
 // RegisterResourceOutputsRequest records a component's outputs.
 type RegisterResourceOutputsRequest struct {
-	URN     string
+	URN     urn.URN
 	Outputs property.Map
 }
 
@@ -175,15 +180,15 @@ type RegisterResourceOutputsResponse struct{}
 type InvokeRequest struct {
 	Token             string
 	Args              property.Map
-	Provider          string // "urn::id"
+	Provider          providers.Reference // zero for the default
 	Version           string
 	PluginDownloadURL string
 	// DependsOn makes the monitor answer Unknown while these resources are
 	// pending (only honoured if Features().InvokeDependsOn).
-	DependsOn []string
+	DependsOn []urn.URN
 	// Parent selects the provider from the parent's providers (honoured only
 	// if Features().InvokeParent).
-	Parent string
+	Parent urn.URN
 }
 
 // InvokeResponse carries the function result. Failures come back as a
@@ -197,14 +202,14 @@ type InvokeResponse struct {
 
 // GetResourceRequest asks for a resource registered in this deployment.
 type GetResourceRequest struct {
-	URN string
+	URN urn.URN
 }
 
 // GetResourceResponse is the answer of the builtin pulumi:pulumi:getResource.
 type GetResourceResponse struct {
-	URN      string
-	ID       string // empty for components
-	Provider string // "urn::id", empty if none
+	URN      urn.URN
+	ID       resource.ID         // empty for components
+	Provider providers.Reference // zero if none
 	State    property.Map
 }
 
@@ -215,8 +220,8 @@ type CallRequest struct {
 	// Args may carry markers; dependencies on values are added to
 	// ArgDependencies.
 	Args              property.Map
-	ArgDependencies   map[string][]string
-	Provider          string // "urn::id"
+	ArgDependencies   map[string][]urn.URN
+	Provider          providers.Reference // zero for the default
 	Version           string
 	PluginDownloadURL string
 }
@@ -225,7 +230,7 @@ type CallRequest struct {
 // *FailuresError instead.
 type CallResponse struct {
 	Return             property.Map
-	ReturnDependencies map[string][]string
+	ReturnDependencies map[string][]urn.URN
 }
 
 // CheckFailure is one input the provider rejected.
@@ -249,7 +254,7 @@ const (
 type LogRequest struct {
 	Severity  Severity
 	Message   string
-	URN       string
+	URN       urn.URN
 	StreamID  int32
 	Ephemeral bool
 }
