@@ -125,9 +125,12 @@ type StackInfo struct {
 
 // ResourceOptions are the resource options a consumer program set on the
 // component. The host applies them to the component's own registration and
-// propagates providers to its children.
+// propagates providers to its children (see [Component.Register]).
 type ResourceOptions struct {
-	Providers               map[string]providers.Reference // package -> provider
+	// Providers are the program's providers by package, parsed: ref.URN()
+	// and ref.ID() (providers.UnknownID in a preview, for one not created
+	// yet). Resolve the URN to read the provider's state, its configuration.
+	Providers               map[string]providers.Reference
 	Dependencies            []urn.URN
 	Protect                 *bool
 	Aliases                 []monitorclient.Alias
@@ -209,11 +212,13 @@ func (c *Component) DryRun() bool { return c.info.DryRun }
 func (c *Component) ProviderConfig() property.Map { return c.provider.currentConfig() }
 
 // Register registers a child resource and waits for the engine's answer.
-// Parent defaults to the component; a custom child of a package the program
-// passed in `providers` gets that provider, and a child component (local or
-// remote) gets the whole map, under any entries of its own, as the Go SDK
-// passes it on. Each output of the child carries
-// a dependency on the child, so values derived from it carry it too. A name
+// Parent defaults to the component. A custom child of a package the
+// program passed in `providers` gets that provider unless it names one. A
+// child component, local or remote, gets the whole map in its Providers
+// (entries it sets itself win), as the Go SDK passes them on: a remote
+// component's own provider then builds its children with the program's
+// providers, with nothing to do here. Each output of the child carries a
+// dependency on the child, so values derived from it carry it too. A name
 // that contains a secret input is refused: it would be stored in the URN.
 func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {
 	if req.Parent == "" {

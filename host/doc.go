@@ -19,10 +19,11 @@
 // Python, Go or YAML program arrives as a Construct call. The host registers
 // the component itself with the program's resource options, decodes and
 // checks its inputs, hands the author a [*Component] to register children
-// on ([Component.Register], [Component.Group] for concurrency), and records
+// on ([Component.Register], [Component.Group] for concurrency) with the
+// program's options ([Component.Options], providers parsed), and records
 // the outputs. [Apply] derives values the way an output's apply does
-// ([ApplyErr] when that can fail);
-// [Component.Resolve] reads a referenced resource through the engine.
+// ([ApplyErr] when that can fail); [Component.Resolve] reads a referenced
+// resource through the engine.
 //
 // A custom resource's backend ([Resource]) finds the provider's
 // configuration in every request ([ResourceInfo].Config).

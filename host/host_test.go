@@ -1273,3 +1273,49 @@ func TestBackendSeesProviderConfig(t *testing.T) {
 		t.Errorf("update error %q, want the token redacted", got)
 	}
 }
+
+// A component reads a provider the program passed in `providers` as a
+// parsed reference, and its state (the provider's configuration) through
+// Resolve.
+func TestComponentReadsProviderFromOptions(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	mc, err := monitorclient.Dial(context.Background(), mon.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = mc.Close() })
+	prov, err := mc.RegisterResource(context.Background(), monitorclient.RegisterResourceRequest{
+		Type: "pulumi:providers:test", Name: "eu", Custom: true, Parent: urn.URN(mon.StackURN()),
+		Inputs: property.NewMap(map[string]property.Value{"region": property.New("eu-west")}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			ref, ok := c.Options().Providers["test"]
+			if !ok {
+				return compOut{}, errors.New("no test provider")
+			}
+			p, err := c.Resolve(ctx, property.New(string(ref.URN())))
+			if err != nil {
+				return compOut{}, err
+			}
+			return compOut{Shout: p.State.Get("region").AsString() + " " + string(ref.ID())}, nil
+		}))
+	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})
+	req.Providers = map[string]string{"test": string(prov.URN) + "::" + string(prov.ID)}
+	resp, err := client.Construct(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := resp.GetState().GetFields()["shout"].GetStringValue(), "eu-west "+string(prov.ID); got != want {
+		t.Errorf("shout = %q, want %q", got, want)
+	}
+	req = constructReq(mon, "test:index:Comp", "bad", map[string]any{"greeting": "hi"})
+	req.Providers = map[string]string{"test": "not-a-reference"}
+	if _, err := client.Construct(context.Background(), req); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("malformed provider reference: %v, want InvalidArgument", err)
+	}
+}
