@@ -58,7 +58,7 @@ func BuildSite(ctx context.Context, c *host.Component, args SiteArgs) (SiteOutpu
 	if err != nil {
 		return SiteOutputs{}, err
 	}
-	bucketName := bucket.Outputs.Get("bucketName")
+	bucketName := bucket.Output("bucketName")
 	errorContent := args.ErrorContent
 	if errorContent.IsNull() {
 		errorContent = property.New(defaultErrorPage)
@@ -96,7 +96,7 @@ func BuildSite(ctx context.Context, c *host.Component, args SiteArgs) (SiteOutpu
 	return SiteOutputs{
 		URL: host.Apply(func(v ...property.Value) property.Value {
 			return property.New(v[0].AsString() + "/index.html")
-		}, bucket.Outputs.Get("endpoint")),
+		}, bucket.Output("endpoint")),
 		BucketName: bucketName,
 		PageCount:  count,
 		Bucket:     reference(bucket),
@@ -133,7 +133,7 @@ func BuildPageSet(ctx context.Context, c *host.Component, args PageSetArgs) (Pag
 		keys[i] = args.Prefix + name
 		g.Go(func() error {
 			obj, err := registerObject(gctx, c, fmt.Sprintf("%s-%s", c.Name(), name), args.Bucket, keys[i], args.Pages[name])
-			deps[i] = obj.Outputs.Get("etag")
+			deps[i] = obj.Output("etag")
 			return err
 		})
 	}

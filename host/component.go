@@ -218,8 +218,11 @@ func (c *Component) ProviderConfig() property.Map { return c.provider.currentCon
 // (entries it sets itself win), as the Go SDK passes them on: a remote
 // component's own provider then builds its children with the program's
 // providers, with nothing to do here. Each output of the child carries a
-// dependency on the child, so values derived from it carry it too. A name
-// that contains a secret input is refused: it would be stored in the URN.
+// dependency on the child, so values derived from it carry it too. Read
+// them with resp.Output(key), and the ID with resp.IDValue(): in a preview
+// an output or ID the engine did not send is unknown there, not null, as
+// in the Go SDK. A name that contains a secret input is refused: it would
+// be stored in the URN.
 func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {
 	if req.Parent == "" {
 		req.Parent = c.urn
@@ -253,6 +256,7 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	}
 	resp, err := c.monitor.RegisterResource(ctx, req)
 	c.window.release()
+	resp.DryRun = c.info.DryRun
 	if err != nil {
 		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
 	}

@@ -21,9 +21,11 @@
 // checks its inputs, hands the author a [*Component] to register children
 // on ([Component.Register], [Component.Group] for concurrency) with the
 // program's options ([Component.Options], providers parsed), and records
-// the outputs. [Apply] derives values the way an output's apply does
-// ([ApplyErr] when that can fail); [Component.Resolve] reads a referenced
-// resource through the engine.
+// the outputs. A child's outputs and ID are read as values that depend on
+// it ([monitorclient.RegisterResourceResponse.Output] and IDValue, unknown
+// in a preview where the engine sent none). [Apply] derives values the way
+// an output's apply does ([ApplyErr] when that can fail);
+// [Component.Resolve] reads a referenced resource through the engine.
 //
 // A custom resource's backend ([Resource]) finds the provider's
 // configuration in every request ([ResourceInfo].Config).

@@ -1319,3 +1319,68 @@ func TestComponentReadsProviderFromOptions(t *testing.T) {
 		t.Errorf("malformed provider reference: %v, want InvalidArgument", err)
 	}
 }
+
+// A child's ID and outputs read as values that depend on the child. In a
+// preview, a child whose provider sent no outputs (it does not preview)
+// and no ID has both unknown, as the Go SDK has them; in an update the ID
+// is known, and a missing output is the input of that name.
+func TestChildIDAndOutputsAsValues(t *testing.T) {
+	t.Parallel()
+	for _, dryRun := range []bool{true, false} {
+		t.Run(fmt.Sprintf("dryRun=%v", dryRun), func(t *testing.T) {
+			t.Parallel()
+			mon := fakemonitor.Start(t, fakemonitor.WithDryRun(dryRun),
+				fakemonitor.WithRegisterHook(func(r fakemonitor.Registration) (string, property.Map, error) {
+					return "id-" + r.Name, property.Map{}, nil // a provider that sends no outputs
+				}))
+			client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+				func(ctx context.Context, c *host.Component, args compArgs) (property.Map, error) {
+					thing, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
+						Type: "test:index:Thing", Name: "t", Custom: true,
+						Inputs: property.NewMap(map[string]property.Value{"size": property.New(3.0)}),
+					})
+					if err != nil {
+						return property.Map{}, err
+					}
+					greeter, err := c.Register(ctx, monitorclient.RegisterResourceRequest{Type: "test:index:Greeter", Name: "g"})
+					if err != nil {
+						return property.Map{}, err
+					}
+					return property.NewMap(map[string]property.Value{
+						"shout":     property.New(args.Greeting),
+						"greeterId": greeter.IDValue(), // a component has none
+						"thingId":   thing.IDValue(),
+						"size":      thing.Output("size"),
+						"arn":       thing.Output("arn"),
+					}), nil
+				}))
+			req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})
+			req.DryRun = dryRun
+			resp, err := client.Construct(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			state, err := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepUnknowns: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := resource.PropertyMap{"thingId": resource.NewProperty("id-t"), "size": resource.NewProperty(3.0), "arn": resource.NewNullProperty()}
+			if dryRun {
+				unknown := resource.MakeComputed(resource.NewProperty(""))
+				want = resource.PropertyMap{"thingId": unknown, "size": unknown, "arn": unknown}
+			}
+			if v, ok := state["greeterId"]; ok && !v.IsNull() {
+				t.Errorf("greeterId = %v, want null", v)
+			}
+			thingURN := "urn:pulumi:dev::proj::test:index:Comp$test:index:Thing::t"
+			for k, w := range want {
+				if got := state[k]; !got.DeepEquals(w) {
+					t.Errorf("%s = %v, want %v", k, got, w)
+				}
+				if deps := resp.GetStateDependencies()[string(k)].GetUrns(); !slices.Contains(deps, thingURN) {
+					t.Errorf("%s depends on %v, want the child %s", k, deps, thingURN)
+				}
+			}
+		})
+	}
+}

@@ -130,6 +130,10 @@ func (c *Client) RegisterResource(ctx context.Context, req RegisterResourceReque
 	if err != nil {
 		return RegisterResourceResponse{}, wrapErr("register resource", fmt.Sprintf("%s %q", req.Type, req.Name), err)
 	}
+	out.custom, out.inputs = req.Custom, req.Inputs
+	if c.info != nil {
+		out.DryRun = c.info.DryRun
+	}
 	return out, nil
 }
 

@@ -1,6 +1,8 @@
 package monitorclient
 
 import (
+	"slices"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -148,13 +150,16 @@ func (r Result) String() string {
 }
 
 // RegisterResourceResponse is the monitor's answer to a registration.
+// [RegisterResourceResponse.IDValue] and [RegisterResourceResponse.Output]
+// read the ID and outputs as values, the way the Go SDK resolves them.
 type RegisterResourceResponse struct {
 	URN urn.URN
 	// ID is empty for components and for custom resources whose id is not
 	// known yet (preview).
 	ID resource.ID
-	// Outputs keep unknowns (property.Computed), secrets and resource
-	// references. Local components get an empty map.
+	// Outputs are what the engine sent, with unknowns (property.Computed),
+	// secrets and resource references. Local components get an empty map,
+	// and in a preview a provider that does not preview sends none.
 	Outputs              property.Map
 	Stables              []string
 	PropertyDependencies map[string][]urn.URN
@@ -164,6 +169,56 @@ type RegisterResourceResponse struct {
 	// Unknown means the outputs must be treated as unknown even though the
 	// registration succeeded (e.g. a create elided by a targeted update).
 	Unknown bool
+	// DryRun means the registration was part of a preview. The client sets
+	// it when the monitor reports the deployment's (GetDeploymentInfo);
+	// host.Component.Register always does.
+	DryRun bool
+
+	custom bool         // the request's Custom
+	inputs property.Map // the request's Inputs, for Output
+}
+
+// keepUnknowns reports whether a missing or null output is unknown: in a
+// preview, or when the engine says the outputs are not known.
+func (r RegisterResourceResponse) keepUnknowns() bool {
+	return r.DryRun || r.Unknown || r.Result == ResultSkip
+}
+
+// IDValue is the resource's ID as a value that depends on the resource: a
+// string, unknown while the ID is not known (in a preview, for a resource
+// not created yet), null for a component, which has none.
+func (r RegisterResourceResponse) IDValue() property.Value {
+	var v property.Value
+	switch {
+	case !r.custom:
+		return v
+	case r.ID == "" && r.keepUnknowns():
+		v = property.New(property.Computed)
+	default:
+		v = property.New(string(r.ID))
+	}
+	return v.WithDependencies([]urn.URN{r.URN})
+}
+
+// Output is the output key, as the Go SDK resolves a resource's output, so
+// that what is derived from it waits for what it stands for: in a preview
+// (or when the engine says the outputs are not known) a missing or null
+// output is unknown, since a provider that does not preview sends none;
+// otherwise a missing output is the input of the same name, if any. The
+// value depends on the resource.
+func (r RegisterResourceResponse) Output(key string) property.Value {
+	v, ok := r.Outputs.GetOk(key)
+	switch {
+	case (!ok || v.IsNull()) && r.keepUnknowns():
+		v = property.New(property.Computed).WithSecret(v.Secret())
+	case !ok:
+		v = r.inputs.Get(key)
+	}
+	deps := v.Dependencies()
+	if r.URN != "" && !slices.Contains(deps, r.URN) {
+		deps = append(slices.Clone(deps), r.URN)
+	}
+	return v.WithDependencies(deps)
 }
 
 // RegisterResourceOutputsRequest records a component's outputs.
