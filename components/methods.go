@@ -70,5 +70,5 @@ func AddPage(ctx context.Context, self *host.Component, args AddPageArgs) (URLRe
 	if err != nil {
 		return URLResult{}, err
 	}
-	return URLResult{URL: obj.Outputs.Get("url")}, nil
+	return URLResult{URL: obj.Output("url")}, nil
 }

@@ -45,7 +45,7 @@ func BuildMirror(ctx context.Context, c *host.Component, args MirrorArgs) (Mirro
 	bucket, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
 		Type: BucketType, Name: c.Name() + "-bucket", Custom: true,
 		Inputs: property.NewMap(map[string]property.Value{
-			"labels": property.New(map[string]property.Value{"mirrorOf": property.New(src.URN)}),
+			"labels": property.New(map[string]property.Value{"mirrorOf": property.New(string(src.URN))}),
 		}),
 	})
 	if err != nil {
@@ -54,9 +54,9 @@ func BuildMirror(ctx context.Context, c *host.Component, args MirrorArgs) (Mirro
 	redirect := host.Apply(func(v ...property.Value) property.Value {
 		return property.New(fmt.Sprintf(`<meta http-equiv="refresh" content="0; url=%s">`, v[0].AsString()))
 	}, sourceURL)
-	index, err := registerObject(ctx, c, c.Name()+"-index", bucket.Outputs.Get("bucketName"), "index.html", redirect)
+	index, err := registerObject(ctx, c, c.Name()+"-index", bucket.Output("bucketName"), "index.html", redirect)
 	if err != nil {
 		return MirrorOutputs{}, err
 	}
-	return MirrorOutputs{URL: index.Outputs.Get("url"), SourceURL: sourceURL}, nil
+	return MirrorOutputs{URL: index.Output("url"), SourceURL: sourceURL}, nil
 }

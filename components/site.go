@@ -64,7 +64,7 @@ func BuildSite(ctx context.Context, c *host.Component, args SiteArgs) (SiteOutpu
 	if err != nil {
 		return SiteOutputs{}, err
 	}
-	bucketName := bucket.Outputs.Get("bucketName")
+	bucketName := bucket.Output("bucketName")
 	errorContent := args.ErrorContent
 	if errorContent.IsNull() {
 		errorContent = property.New(defaultErrorPage)
@@ -102,7 +102,7 @@ func BuildSite(ctx context.Context, c *host.Component, args SiteArgs) (SiteOutpu
 	return SiteOutputs{
 		URL: host.Apply(func(v ...property.Value) property.Value {
 			return property.New(v[0].AsString() + "/index.html")
-		}, bucket.Outputs.Get("endpoint")),
+		}, bucket.Output("endpoint")),
 		BucketName: bucketName,
 		PageCount:  count,
 		Bucket:     reference(bucket),
@@ -145,7 +145,7 @@ func BuildPageSet(ctx context.Context, c *host.Component, args PageSetArgs) (Pag
 		keys[i] = args.Prefix + name
 		g.Go(func() error {
 			obj, err := registerObject(gctx, c, fmt.Sprintf("%s-%s", c.Name(), name), args.Bucket, keys[i], args.Pages[name])
-			deps[i] = obj.Outputs.Get("etag")
+			deps[i] = obj.Output("etag")
 			return err
 		})
 	}
@@ -211,7 +211,7 @@ func registerObject(ctx context.Context, c *host.Component, name string, bucket 
 func reference(r monitorclient.RegisterResourceResponse) property.Value {
 	id := property.New(property.Computed)
 	if r.ID != "" {
-		id = property.New(r.ID)
+		id = property.New(string(r.ID))
 	}
-	return property.New(property.ResourceReference{URN: urn.URN(r.URN), ID: id}).WithDependencies([]urn.URN{urn.URN(r.URN)})
+	return property.New(property.ResourceReference{URN: r.URN, ID: id}).WithDependencies([]urn.URN{r.URN})
 }

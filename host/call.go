@@ -18,6 +18,9 @@ import (
 // on it become its children. A result that is a state value, or is derived
 // from one with [Apply], depends on the component and is secret where the
 // value is; a plain Go value read from the state keeps only the secretness.
+// self's URN, Name and Type are the component's; a Call carries neither its
+// inputs nor its options, so Inputs are the method's raw arguments and
+// Options are empty.
 type MethodFunc[A, R any] func(ctx context.Context, self *Component, args A) (R, error)
 
 type method func(ctx context.Context, self *Component, args property.Map) (property.Map, error)
@@ -82,7 +85,7 @@ type callRequest struct {
 
 type callResponse struct {
 	Return             property.Map
-	ReturnDependencies map[string][]string
+	ReturnDependencies map[string][]urn.URN
 	Failures           []PropertyError
 }
 
@@ -109,10 +112,9 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: fmt.Sprintf("%s is a method of %s, called on a %s", req.Token, want, resolved.Type)}}}, nil
 	}
 	if !resolved.Known {
-		return callResponse{}, &StepError{Token: req.Token, Step: "call", Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
+		return callResponse{}, &StepError{Token: req.Token, Step: stepCall, Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
 	}
-	selfURN := urn.URN(resolved.URN)
-	self.urn, self.name, self.state = resolved.URN, selfURN.Name(), resolved.State
+	self.urn, self.name, self.typ, self.state = resolved.URN, resolved.URN.Name(), resolved.Type, resolved.State
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
 	self.secrets = newSecretSet(req.Info.Config, resolved.State)
@@ -127,8 +129,8 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 		return callResponse{Failures: ie.Properties}, nil
 	}
 	if err != nil {
-		if se, ok := err.(*StepError); ok && se.Step == "construct" {
-			se.Step = "call"
+		if se, ok := err.(*StepError); ok && se.Token == req.Token && se.Step == stepConstruct {
+			se.Step = stepCall
 		}
 		return callResponse{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -124,20 +125,23 @@ type StackInfo struct {
 
 // ResourceOptions are the resource options a consumer program set on the
 // component. The host applies them to the component's own registration and
-// propagates providers to its children.
+// propagates providers to its children (see [Component.Register]).
 type ResourceOptions struct {
-	Providers               map[string]string // package -> "urn::id"
-	Dependencies            []string
+	// Providers are the program's providers by package, parsed: ref.URN()
+	// and ref.ID() (providers.UnknownID in a preview, for one not created
+	// yet). Resolve the URN to read the provider's state, its configuration.
+	Providers               map[string]providers.Reference
+	Dependencies            []urn.URN
 	Protect                 *bool
 	Aliases                 []monitorclient.Alias
 	AdditionalSecretOutputs []string
 	CustomTimeouts          *monitorclient.CustomTimeouts
-	DeletedWith             string
+	DeletedWith             urn.URN
 	DeleteBeforeReplace     *bool
 	IgnoreChanges           []string
 	ReplaceOnChanges        []string
 	RetainOnDelete          *bool
-	ReplaceWith             []string
+	ReplaceWith             []urn.URN
 	ReplacementTrigger      property.Value
 	Hooks                   *monitorclient.ResourceHooks
 }
@@ -145,11 +149,13 @@ type ResourceOptions struct {
 // Component is one component instance being built. Register its children
 // with [Component.Register]; it is safe to do so from several goroutines.
 type Component struct {
-	token, name, urn string
-	inputs           property.Map
-	state            property.Map // in a method: the component's recorded outputs
-	opts             ResourceOptions
-	info             StackInfo
+	token, name string // token: the component's type, or in a method the method's
+	typ         string // the component's type
+	urn         urn.URN
+	inputs      property.Map
+	state       property.Map // in a method: the component's recorded outputs
+	opts        ResourceOptions
+	info        StackInfo
 
 	provider *Provider
 	monitor  *monitorclient.Client
@@ -171,15 +177,17 @@ type Component struct {
 }
 
 // URN of the component.
-func (c *Component) URN() string { return c.urn }
+func (c *Component) URN() urn.URN { return c.urn }
 
 // Name of the component.
 func (c *Component) Name() string { return c.name }
 
-// Type token of the component.
-func (c *Component) Type() string { return c.token }
+// Type token of the component, also in a method (not the method's token).
+func (c *Component) Type() string { return c.typ }
 
 // Inputs are the raw inputs, with unknown, secret and dependency markers.
+// In a method they are the method's arguments, without __self__: a Call
+// does not carry the component's inputs (its outputs are in [Component.State]).
 func (c *Component) Inputs() property.Map { return c.inputs }
 
 // State is, in a method, the component's outputs as the engine recorded
@@ -187,7 +195,10 @@ func (c *Component) Inputs() property.Map { return c.inputs }
 // during Construct.
 func (c *Component) State() property.Map { return c.state }
 
-// Options are the resource options the program set on the component.
+// Options are the resource options the program set on the component. In a
+// method they are empty: a Call does not carry them, so children a method
+// registers get no providers from the program either (pass them in the
+// request). A nested component ([Nested]) has its parent's Providers only.
 func (c *Component) Options() ResourceOptions { return c.opts }
 
 // Stack describes the deployment.
@@ -201,12 +212,17 @@ func (c *Component) DryRun() bool { return c.info.DryRun }
 func (c *Component) ProviderConfig() property.Map { return c.provider.currentConfig() }
 
 // Register registers a child resource and waits for the engine's answer.
-// Parent defaults to the component; a custom child of a package the program
-// passed in `providers` gets that provider, and a child component (local or
-// remote) gets the whole map, under any entries of its own, as the Go SDK
-// passes it on. Each output of the child carries
-// a dependency on the child, so values derived from it carry it too. A name
-// that contains a secret input is refused: it would be stored in the URN.
+// Parent defaults to the component. A custom child of a package the
+// program passed in `providers` gets that provider unless it names one. A
+// child component, local or remote, gets the whole map in its Providers
+// (entries it sets itself win), as the Go SDK passes them on: a remote
+// component's own provider then builds its children with the program's
+// providers, with nothing to do here. Each output of the child carries a
+// dependency on the child, so values derived from it carry it too. Read
+// them with resp.Output(key), and the ID with resp.IDValue(): in a preview
+// an output or ID the engine did not send is unknown there, not null, as
+// in the Go SDK. A name that contains a secret input is refused: it would
+// be stored in the URN.
 func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {
 	if req.Parent == "" {
 		req.Parent = c.urn
@@ -220,7 +236,7 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 		return monitorclient.RegisterResourceResponse{}, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
 	}
 	switch {
-	case req.Custom && req.Provider == "":
+	case req.Custom && req.Provider == (providers.Reference{}):
 		if ref, ok := c.opts.Providers[packageOf(req.Type)]; ok {
 			req.Provider = ref
 		}
@@ -240,6 +256,7 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	}
 	resp, err := c.monitor.RegisterResource(ctx, req)
 	c.window.release()
+	resp.DryRun = c.info.DryRun
 	if err != nil {
 		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
 	}
@@ -285,9 +302,9 @@ func (c *Component) Log(ctx context.Context, severity monitorclient.Severity, ms
 }
 
 // child returns the handle of a nested component registered under c.
-func (c *Component) child(token, name, urn string, inputs property.Map) *Component {
+func (c *Component) child(token, name string, u urn.URN, inputs property.Map) *Component {
 	return &Component{
-		token: token, name: name, urn: urn, inputs: inputs,
+		token: token, typ: token, name: name, urn: u, inputs: inputs,
 		opts:         ResourceOptions{Providers: c.opts.Providers},
 		info:         c.info,
 		provider:     c.provider,
@@ -365,14 +382,14 @@ func Nested[A, O any](ctx context.Context, parent *Component, token, name string
 func runSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = panicError(token, name, "construct", r)
+			err = panicError(token, name, stepConstruct, r)
 		}
 	}()
 	out, err = f(ctx)
 	if err != nil {
 		if _, ok := err.(*StepError); !ok {
 			if _, isInput := asInputError(err); !isInput {
-				err = &StepError{Token: token, Name: name, Step: "construct", Err: err}
+				err = &StepError{Token: token, Name: name, Step: stepConstruct, Err: err}
 			}
 		}
 	}
@@ -392,13 +409,13 @@ func packageOf(token string) string {
 }
 
 // withDependency marks every top-level value of m as depending on urn.
-func withDependency(m property.Map, u string) property.Map {
+func withDependency(m property.Map, u urn.URN) property.Map {
 	if m.Len() == 0 {
 		return m
 	}
 	out := make(map[string]property.Value, m.Len())
 	for k, v := range m.All {
-		out[k] = v.WithDependencies(appendUnique(v.Dependencies(), urn.URN(u)))
+		out[k] = v.WithDependencies(appendUnique(v.Dependencies(), u))
 	}
 	return property.NewMap(out)
 }
@@ -415,8 +432,18 @@ func appendUnique(deps []urn.URN, u urn.URN) []urn.URN {
 // Apply derives a value from others as an output's apply does: if any input
 // is unknown the result is unknown, and the result is secret, and depends on
 // everything, that any input is or depends on. f sees the inputs without
-// markers.
+// markers. For a derivation that can fail, use [ApplyErr].
 func Apply(f func(vals ...property.Value) property.Value, vals ...property.Value) property.Value {
+	v, _ := ApplyErr(func(vals ...property.Value) (property.Value, error) { return f(vals...), nil }, vals...)
+	return v
+}
+
+// ApplyErr is [Apply] for a derivation that can fail: it returns f's error,
+// for the component or method to return, which fails it (an [InputError],
+// from [Errorf], goes to the user as bad input). Like an output's apply, f
+// does not run while an input is unknown, so in a preview an error may only
+// show in the update.
+func ApplyErr(f func(vals ...property.Value) (property.Value, error), vals ...property.Value) (property.Value, error) {
 	var deps []urn.URN
 	seen := map[urn.URN]bool{}
 	secret, unknown := false, false
@@ -434,7 +461,10 @@ func Apply(f func(vals ...property.Value) property.Value, vals ...property.Value
 	}
 	out := property.New(property.Computed)
 	if !unknown {
-		out = f(plain...)
+		var err error
+		if out, err = f(plain...); err != nil {
+			return property.Value{}, err
+		}
 	}
-	return out.WithSecret(secret || out.Secret()).WithDependencies(deps)
+	return out.WithSecret(secret || out.Secret()).WithDependencies(deps), nil
 }

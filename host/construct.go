@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/schema"
@@ -19,16 +20,16 @@ type constructRequest struct {
 	MonitorAddr string
 	Type        string
 	Name        string
-	Parent      string
+	Parent      urn.URN
 	Inputs      property.Map // with each input's dependencies as markers
 	Options     ResourceOptions
 }
 
 // constructResponse is what Construct reports back.
 type constructResponse struct {
-	URN               string
+	URN               urn.URN
 	State             property.Map
-	StateDependencies map[string][]string
+	StateDependencies map[string][]urn.URN
 }
 
 // construct builds one component: it checks the inputs, registers the
@@ -71,7 +72,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register component", Err: err}
 	}
 	c := &Component{
-		token: req.Type, name: req.Name, urn: own.URN,
+		token: req.Type, typ: req.Type, name: req.Name, urn: own.URN,
 		inputs: req.Inputs, opts: o, info: req.Info,
 		provider: p, monitor: monitor, pending: &sync.WaitGroup{},
 		secrets: newSecretSet(req.Info.Config), inputSecrets: newSecretSet(req.Inputs),
@@ -100,7 +101,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 
 // warnUndeclared warns of outputs obj does not declare: no generated SDK
 // can read them.
-func (p *Provider) warnUndeclared(ctx context.Context, token, urn string, obj schema.Object, outputs property.Map) {
+func (p *Provider) warnUndeclared(ctx context.Context, token string, u urn.URN, obj schema.Object, outputs property.Map) {
 	var extra []string
 	for k := range outputs.AllStable {
 		if _, ok := obj.Properties[k]; !ok {
@@ -108,7 +109,7 @@ func (p *Provider) warnUndeclared(ctx context.Context, token, urn string, obj sc
 		}
 	}
 	if len(extra) > 0 {
-		p.log(ctx, monitorclient.SeverityWarning, urn, fmt.Sprintf("%s returned outputs its schema does not declare, which SDKs cannot read: %s",
+		p.log(ctx, monitorclient.SeverityWarning, u, fmt.Sprintf("%s returned outputs its schema does not declare, which SDKs cannot read: %s",
 			token, strings.Join(extra, ", ")))
 	}
 }
@@ -117,7 +118,7 @@ func (p *Provider) warnUndeclared(ctx context.Context, token, urn string, obj sc
 // schema, when there is one. A mismatch is the author's mistake, not the
 // user's, so it is a StepError naming each property. Outputs the schema does
 // not declare only get a warning: no generated SDK can read them.
-func (p *Provider) checkOutputs(ctx context.Context, token, name, urn string, outputs property.Map) error {
+func (p *Provider) checkOutputs(ctx context.Context, token, name string, u urn.URN, outputs property.Map) error {
 	if p.schema == nil {
 		return nil
 	}
@@ -130,7 +131,7 @@ func (p *Provider) checkOutputs(ctx context.Context, token, name, urn string, ou
 	if obj == nil {
 		return nil
 	}
-	p.warnUndeclared(ctx, token, urn, *obj, outputs)
+	p.warnUndeclared(ctx, token, u, *obj, outputs)
 	declared := map[string]property.Value{}
 	for k, v := range outputs.AllStable {
 		if _, ok := obj.Properties[k]; ok {

@@ -19,8 +19,12 @@
 // Python, Go or YAML program arrives as a Construct call. The host registers
 // the component itself with the program's resource options, decodes and
 // checks its inputs, hands the author a [*Component] to register children
-// on ([Component.Register], [Component.Group] for concurrency), and records
-// the outputs. [Apply] derives values the way an output's apply does;
+// on ([Component.Register], [Component.Group] for concurrency) with the
+// program's options ([Component.Options], providers parsed), and records
+// the outputs. A child's outputs and ID are read as values that depend on
+// it ([monitorclient.RegisterResourceResponse.Output] and IDValue, unknown
+// in a preview where the engine sent none). [Apply] derives values the way
+// an output's apply does ([ApplyErr] when that can fail);
 // [Component.Resolve] reads a referenced resource through the engine.
 //
 // The package schema comes from one of two places. Go-first: without
@@ -33,6 +37,9 @@
 // generate. Schema-first: with [WithSchema], New checks the Go types
 // against the schema and names every difference. [WithoutSchema] opts out
 // of both.
+//
+// A custom resource's backend ([Resource]) finds the provider's
+// configuration in every request ([ResourceInfo].Config).
 //
 // [Main] runs the plugin on one Go thread at a time unless told otherwise
 // ([WithMaxProcs]): a provider mostly waits on the engine.

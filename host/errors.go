@@ -71,6 +71,13 @@ func Errorf(path, format string, args ...any) error {
 // StepError says which resource failed, and in which step, when the cause is
 // not the user's input: a failed child registration, an error returned by
 // component code, or a panic in it.
+//
+// Its Error names the type and the resource, for logs and Go callers. What
+// the engine gets leaves out what the engine prints itself: a failed
+// Construct shows as "<type> resource '<name>' has a problem: <message>",
+// a Call as "call of <method> returned an error: <message>", an Invoke as
+// "invocation of <function> returned an error: <message>". So the message
+// names only what those lines do not, e.g. a nested component that failed.
 type StepError struct {
 	Token string // type or method token
 	Name  string // resource name, if any
@@ -81,14 +88,56 @@ type StepError struct {
 }
 
 func (e *StepError) Error() string {
-	who := e.Token
-	if e.Name != "" {
-		who = fmt.Sprintf("%s %q", e.Token, e.Name)
+	var b strings.Builder
+	switch {
+	case e.Token != "" && e.Name != "":
+		fmt.Fprintf(&b, "%s %q: ", e.Token, e.Name)
+	case e.Token != "":
+		b.WriteString(e.Token + ": ")
+	case e.Name != "":
+		fmt.Fprintf(&b, "on %q: ", e.Name) // a Call's component; the engine names the method
+	}
+	// Without its token, the engine has said which step it was.
+	if e.Step != "" && (e.Token != "" || !runStep(e.Step)) {
+		b.WriteString(e.Step + ": ")
 	}
 	if e.Panic {
-		return fmt.Sprintf("%s: %s: panic in component code: %v", who, e.Step, e.Err)
+		code := "component"
+		if e.Step == stepInvoke {
+			code = "function"
+		}
+		fmt.Fprintf(&b, "panic in %s code: ", code)
 	}
-	return fmt.Sprintf("%s: %s: %v", who, e.Step, e.Err)
+	fmt.Fprint(&b, e.Err)
+	return b.String()
+}
+
+// The steps in which the author's own code runs.
+const (
+	stepConstruct = "construct"
+	stepCall      = "call"
+	stepInvoke    = "invoke"
+)
+
+func runStep(step string) bool {
+	return step == stepConstruct || step == stepCall || step == stepInvoke
+}
+
+// engineNamed returns err as the engine should get it when it prints token,
+// and name if not empty, before the message itself: a StepError about that
+// resource without them. Other errors, about a nested component say, are
+// left whole.
+func engineNamed(err error, token, name string) error {
+	se, ok := err.(*StepError)
+	if !ok || se.Token != token || (name != "" && se.Name != name) {
+		return err
+	}
+	short := *se
+	short.Token = ""
+	if name != "" {
+		short.Name = ""
+	}
+	return &short
 }
 
 func (e *StepError) Unwrap() error { return e.Err }

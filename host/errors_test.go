@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -170,5 +171,44 @@ func TestCheckFailureAboutSecretNamesNoProperty(t *testing.T) {
 	want := map[string]string{"": "password: is not allowed", "size": "is not allowed"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("failures %v, want %v", got, want)
+	}
+}
+
+// The engine prints the resource's type and name before a Construct's
+// error, and the method's token before a Call's, so the message leaves them
+// out; a nested component's error still names the nested one.
+func TestErrorsDoNotRepeatWhatTheEngineNames(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(),
+		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			if args.Greeting != "nested" {
+				return compOut{}, errors.New("bucket name taken")
+			}
+			_, err := host.Nested(ctx, c, "test:index:Greeter", c.Name()+"-greeter", struct{}{},
+				func(context.Context, *host.Component, struct{}) (property.Map, error) {
+					return property.Map{}, errors.New("no greeting")
+				})
+			return compOut{}, err
+		}),
+		host.WithMethod("test:index:Comp/greet", func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
+			return "", fmt.Errorf("cannot greet %s", args.Name)
+		}))
+	construct := func(name, greeting string) string {
+		_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", name, map[string]any{"greeting": greeting}))
+		return status.Convert(err).Message()
+	}
+	if got, want := construct("c", "hi"), "bucket name taken"; got != want {
+		t.Errorf("component error %q, want %q", got, want)
+	}
+	if got, want := construct("n", "nested"), `test:index:Greeter "n-greeter": construct: no greeting`; got != want {
+		t.Errorf("nested component error %q, want %q", got, want)
+	}
+	compURN := "urn:pulumi:dev::proj::test:index:Comp::c"
+	_, err := client.Call(context.Background(), &pulumirpc.CallRequest{
+		Tok: "test:index:Comp/greet", Args: greetCallArgs(compURN), MonitorEndpoint: mon.Addr(),
+	})
+	if got, want := status.Convert(err).Message(), `on "c": cannot greet world`; got != want {
+		t.Errorf("method error %q, want %q", got, want)
 	}
 }

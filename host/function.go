@@ -80,8 +80,8 @@ func (p *Provider) invoke(ctx context.Context, token string, args property.Map) 
 	if ie, ok := asInputError(err); ok {
 		return invokeResponse{Failures: ie.Properties}, nil
 	}
-	if se, ok := err.(*StepError); ok && se.Step == "construct" {
-		se.Step = "invoke"
+	if se, ok := err.(*StepError); ok && se.Token == token && se.Step == stepConstruct {
+		se.Step = stepInvoke
 	}
 	return invokeResponse{Return: ret}, err
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -263,16 +265,16 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 	resp, err := s.p.construct(ctx, creq)
 	if err != nil {
 		s.logPanic(ctx, err, creq.Inputs, creq.Info.Config)
-		return nil, constructErrorToStatus(err, creq.Inputs, creq.Info.Config)
+		return nil, constructErrorToStatus(engineNamed(err, creq.Type, creq.Name), creq.Inputs, creq.Info.Config)
 	}
 	state, err := toWire(resp.State)
 	if err != nil {
-		return nil, errorToStatus(&StepError{Token: req.GetType(), Name: req.GetName(), Step: "marshal outputs", Err: err}, creq.Inputs)
+		return nil, errorToStatus(&StepError{Step: "marshal outputs", Err: err}, creq.Inputs) // the engine names the resource
 	}
-	out := &pulumirpc.ConstructResponse{Urn: resp.URN, State: state,
+	out := &pulumirpc.ConstructResponse{Urn: string(resp.URN), State: state,
 		StateDependencies: map[string]*pulumirpc.ConstructResponse_PropertyDependencies{}}
-	for k, urns := range resp.StateDependencies {
-		out.StateDependencies[k] = &pulumirpc.ConstructResponse_PropertyDependencies{Urns: urns}
+	for k, deps := range resp.StateDependencies {
+		out.StateDependencies[k] = &pulumirpc.ConstructResponse_PropertyDependencies{Urns: urnStrings(deps)}
 	}
 	return out, nil
 }
@@ -287,16 +289,25 @@ func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, er
 		deps[k] = d.GetUrns()
 	}
 	o := ResourceOptions{
-		Providers:               req.GetProviders(),
-		Dependencies:            req.GetDependencies(),
+		Dependencies:            urns(req.GetDependencies()),
 		Protect:                 req.Protect,
 		AdditionalSecretOutputs: req.GetAdditionalSecretOutputs(),
-		DeletedWith:             req.GetDeletedWith(),
+		DeletedWith:             urn.URN(req.GetDeletedWith()),
 		DeleteBeforeReplace:     req.DeleteBeforeReplace,
 		IgnoreChanges:           req.GetIgnoreChanges(),
 		ReplaceOnChanges:        req.GetReplaceOnChanges(),
 		RetainOnDelete:          req.RetainOnDelete,
-		ReplaceWith:             req.GetReplaceWith(),
+		ReplaceWith:             urns(req.GetReplaceWith()),
+	}
+	for pkg, s := range req.GetProviders() {
+		ref, err := providers.ParseReference(s)
+		if err != nil {
+			return constructRequest{}, &InputError{Message: "malformed provider reference for " + pkg + ": " + err.Error()}
+		}
+		if o.Providers == nil {
+			o.Providers = map[string]providers.Reference{}
+		}
+		o.Providers[pkg] = ref
 	}
 	if ct := req.GetCustomTimeouts(); ct != nil {
 		o.CustomTimeouts = &monitorclient.CustomTimeouts{Create: ct.GetCreate(), Update: ct.GetUpdate(), Delete: ct.GetDelete(), Read: ct.GetRead()}
@@ -321,7 +332,7 @@ func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, er
 		MonitorAddr: req.GetMonitorEndpoint(),
 		Type:        req.GetType(),
 		Name:        req.GetName(),
-		Parent:      req.GetParent(),
+		Parent:      urn.URN(req.GetParent()),
 		Inputs:      withInputDependencies(inputs, deps),
 		Options:     o,
 	}, nil
@@ -329,12 +340,12 @@ func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, er
 
 func fromAlias(a *pulumirpc.Alias) monitorclient.Alias {
 	if u := a.GetUrn(); u != "" {
-		return monitorclient.Alias{URN: u}
+		return monitorclient.Alias{URN: urn.URN(u)}
 	}
 	spec := a.GetSpec()
 	return monitorclient.Alias{Spec: &monitorclient.AliasSpec{
 		Name: spec.GetName(), Type: spec.GetType(), Stack: spec.GetStack(), Project: spec.GetProject(),
-		ParentURN: spec.GetParentUrn(), NoParent: spec.GetNoParent(),
+		ParentURN: urn.URN(spec.GetParentUrn()), NoParent: spec.GetNoParent(),
 	}}
 }
 
@@ -351,6 +362,27 @@ func stackInfo(project, stack, org string, dryRun bool, parallel int, config map
 	}
 	return StackInfo{Project: project, Stack: stack, Organization: org, DryRun: dryRun, Parallel: parallel,
 		Config: property.NewMap(cfg)}
+}
+
+// urns converts URNs off the wire; nil stays nil.
+func urns(ss []string) []urn.URN {
+	if ss == nil {
+		return nil
+	}
+	out := make([]urn.URN, len(ss))
+	for i, s := range ss {
+		out[i] = urn.URN(s)
+	}
+	return out
+}
+
+// urnStrings converts URNs for the wire.
+func urnStrings(us []urn.URN) []string {
+	out := make([]string, len(us))
+	for i, u := range us {
+		out[i] = string(u)
+	}
+	return out
 }
 
 // inflight tracks the contexts of requests in progress so Cancel can abort

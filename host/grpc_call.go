@@ -33,7 +33,7 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 	resp, err := s.p.call(ctx, creq)
 	if err != nil {
 		s.logPanic(ctx, err, creq.Args, creq.Info.Config)
-		return nil, errorToStatus(err, creq.Args, creq.Info.Config)
+		return nil, errorToStatus(engineNamed(err, creq.Token, ""), creq.Args, creq.Info.Config)
 	}
 	secrets := secretTexts(creq.Args, creq.Info.Config)
 	out := &pulumirpc.CallResponse{ReturnDependencies: map[string]*pulumirpc.CallResponse_ReturnDependencies{}}
@@ -46,8 +46,8 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 	if out.Return, err = toWire(resp.Return); err != nil {
 		return nil, errorToStatus(err, creq.Args)
 	}
-	for k, urns := range resp.ReturnDependencies {
-		out.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: urns}
+	for k, deps := range resp.ReturnDependencies {
+		out.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: urnStrings(deps)}
 	}
 	return out, nil
 }
@@ -97,7 +97,7 @@ func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pul
 	resp, err := s.p.invoke(ctx, req.GetTok(), args)
 	if err != nil {
 		s.logPanic(ctx, err, args)
-		return nil, errorToStatus(err, args)
+		return nil, errorToStatus(engineNamed(err, req.GetTok(), ""), args)
 	}
 	out := &pulumirpc.InvokeResponse{Failures: checkFailures(resp.Failures, args)}
 	if len(out.Failures) == 0 {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -39,22 +41,23 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	resp, err := s.p.check(ctx, CheckRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ResourceInfo: ri,
 		OldInputs:    olds, Inputs: news, RandomSeed: req.GetRandomSeed(),
 	})
 	if err != nil {
-		return nil, errorToStatus(err, olds, news)
+		return nil, errorToStatus(err, olds, news, ri.Config)
 	}
 	inputs, err := toWire(resp.Inputs)
 	if err != nil {
 		return nil, err
 	}
-	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(resp.Failures, news, resp.Inputs, olds)}, nil
+	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(resp.Failures, news, resp.Inputs, olds, ri.Config)}, nil
 }
 
-func info(urn, name, typ string) ResourceInfo {
-	return ResourceInfo{URN: urn, Name: name, Type: typ}
+func (s *server) info(u, name, typ string) ResourceInfo {
+	return ResourceInfo{URN: urn.URN(u), Name: name, Type: typ, Config: s.p.currentConfig()}
 }
 
 func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
@@ -72,13 +75,14 @@ func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	d, err := s.p.diff(ctx, DiffRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
-		ID:           req.GetId(), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
+		ResourceInfo: ri,
+		ID:           resource.ID(req.GetId()), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
 		IgnoreChanges: req.GetIgnoreChanges(),
 	})
 	if err != nil {
-		return nil, errorToStatus(err, oldInputs, oldOutputs, news)
+		return nil, errorToStatus(err, oldInputs, oldOutputs, news, ri.Config)
 	}
 	resp := &pulumirpc.DiffResponse{
 		Changes:             pulumirpc.DiffResponse_DIFF_NONE,
@@ -102,18 +106,19 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	resp, err := s.p.create(ctx, CreateRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
+		ResourceInfo: ri,
 		Inputs:       inputs, Timeout: seconds(req.GetTimeout()),
 	}, req.GetPreview())
 	if err != nil {
-		return nil, crudError(err, inputs)
+		return nil, crudError(err, inputs, ri.Config)
 	}
 	props, err := toWire(resp.Outputs)
 	if err != nil {
 		return nil, err
 	}
-	return &pulumirpc.CreateResponse{Id: resp.ID, Properties: props}, nil
+	return &pulumirpc.CreateResponse{Id: string(resp.ID), Properties: props}, nil
 }
 
 func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {
@@ -125,12 +130,13 @@ func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	resp, err := s.p.read(ctx, ReadRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
-		ID:           req.GetId(), Inputs: inputs, Outputs: state,
+		ResourceInfo: ri,
+		ID:           resource.ID(req.GetId()), Inputs: inputs, Outputs: state,
 	})
 	if err != nil {
-		return nil, crudError(err, inputs, state)
+		return nil, crudError(err, inputs, state, ri.Config)
 	}
 	if resp.ID == "" {
 		return &pulumirpc.ReadResponse{}, nil // gone
@@ -143,7 +149,7 @@ func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 	if err != nil {
 		return nil, err
 	}
-	return &pulumirpc.ReadResponse{Id: resp.ID, Properties: props, Inputs: ins}, nil
+	return &pulumirpc.ReadResponse{Id: string(resp.ID), Properties: props, Inputs: ins}, nil
 }
 
 func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pulumirpc.UpdateResponse, error) {
@@ -159,13 +165,14 @@ func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pul
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	resp, err := s.p.update(ctx, UpdateRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
-		ID:           req.GetId(), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
+		ResourceInfo: ri,
+		ID:           resource.ID(req.GetId()), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
 		IgnoreChanges: req.GetIgnoreChanges(), Timeout: seconds(req.GetTimeout()),
 	}, req.GetPreview())
 	if err != nil {
-		return nil, crudError(err, news, oldOutputs)
+		return nil, crudError(err, news, oldOutputs, ri.Config)
 	}
 	props, err := toWire(resp.Outputs)
 	if err != nil {
@@ -183,12 +190,13 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	err = s.p.delete(ctx, DeleteRequest{
-		ResourceInfo: info(req.GetUrn(), req.GetName(), req.GetType()),
-		ID:           req.GetId(), Inputs: inputs, Outputs: state, Timeout: seconds(req.GetTimeout()),
+		ResourceInfo: ri,
+		ID:           resource.ID(req.GetId()), Inputs: inputs, Outputs: state, Timeout: seconds(req.GetTimeout()),
 	})
 	if err != nil {
-		return nil, crudError(err, inputs, state)
+		return nil, crudError(err, inputs, state, ri.Config)
 	}
 	return &emptypb.Empty{}, nil
 }
@@ -211,5 +219,5 @@ func crudError(err error, ins ...property.Map) error {
 		return errorToStatus(err)
 	}
 	return rpcerror.WithDetails(rpcerror.New(codes.Unknown, pe.Error()),
-		&pulumirpc.ErrorResourceInitFailed{Id: pe.ID, Properties: props, Inputs: ins0, Reasons: []string{pe.Err.Error()}})
+		&pulumirpc.ErrorResourceInitFailed{Id: string(pe.ID), Properties: props, Inputs: ins0, Reasons: []string{pe.Err.Error()}})
 }

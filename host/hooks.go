@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/polyhost/polyhost/host/internal/hook"
@@ -76,7 +77,7 @@ func (s *server) constructHooked(ctx context.Context, h hook.Construct, req *pul
 	}
 	state, err := fromWire(resp.GetState())
 	if err == nil {
-		err = s.p.checkOutputs(ctx, creq.Type, creq.Name, resp.GetUrn(), state)
+		err = s.p.checkOutputs(ctx, creq.Type, creq.Name, urn.URN(resp.GetUrn()), state)
 	}
 	if err != nil {
 		return fail(err)

@@ -11,13 +11,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -128,6 +131,15 @@ func serve(t *testing.T, engineAddr string, opts ...host.Option) pulumirpc.Resou
 	return pulumirpc.NewResourceProviderClient(conn)
 }
 
+// providerRef parses a provider reference "urn::id".
+func providerRef(s string) providers.Reference {
+	ref, err := providers.ParseReference(s)
+	if err != nil {
+		panic(err)
+	}
+	return ref
+}
+
 // portWriter hands the port line Serve writes to the test.
 type portWriter chan string
 
@@ -203,8 +215,13 @@ func TestPanicInComponentFailsOnlyThatCall(t *testing.T) {
 			return compOut{Shout: strings.ToUpper(args.Greeting)}, nil
 		}))
 	_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "boom"}))
-	if err == nil || !strings.Contains(err.Error(), "panic in component code") || !strings.Contains(err.Error(), `test:index:Comp "c"`) {
-		t.Fatalf("error = %v, want a panic error naming the component", err)
+	if msg := status.Convert(err).Message(); !strings.HasPrefix(msg, "panic in component code: assignment to entry in nil map") {
+		t.Fatalf("error = %v, want a panic error", err)
+	}
+	if !slices.ContainsFunc(mon.Logs(), func(l fakemonitor.LogEntry) bool {
+		return strings.HasPrefix(l.Message, `test:index:Comp "c": construct: panic in component code`) && strings.Contains(l.Message, "goroutine")
+	}) {
+		t.Errorf("no debug log names the component and has the stack: %v", mon.Logs())
 	}
 	resp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "d", map[string]any{"greeting": "hi"}))
 	if err != nil {
@@ -852,7 +869,7 @@ func TestOutputsCheckedAgainstSchema(t *testing.T) {
 		return err
 	}
 	err := construct("wrong")
-	if err == nil || !strings.Contains(err.Error(), `test:index:Greeter "wrong": check outputs against the schema`) ||
+	if err == nil || !strings.Contains(err.Error(), `desc = check outputs against the schema: `) ||
 		!strings.Contains(err.Error(), "message: expected a string") || !strings.Contains(err.Error(), `size: missing required property "size"`) {
 		t.Errorf("wrong outputs: error = %v, want both properties named", err)
 	}
@@ -1065,7 +1082,7 @@ func TestConstructPassesProvidersToChildren(t *testing.T) {
 			for _, req := range []monitorclient.RegisterResourceRequest{
 				{Type: "eks:index:Cluster", Name: "remote", Remote: true},
 				{Type: "test:index:Greeter", Name: "local"},
-				{Type: "eks:index:Cluster", Name: "own", Remote: true, Providers: map[string]string{"kubernetes": ownRef}},
+				{Type: "eks:index:Cluster", Name: "own", Remote: true, Providers: map[string]providers.Reference{"kubernetes": providerRef(ownRef)}},
 				{Type: "aws:s3:Bucket", Name: "bucket", Custom: true},
 			} {
 				if _, err := c.Register(ctx, req); err != nil {
@@ -1138,5 +1155,232 @@ func TestStackTraceHandleReachesRegistrations(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("not registered: %v", want)
+	}
+}
+
+// In a method, self is the component: its type, name and URN, its outputs
+// as State; Inputs are the method's arguments and Options are empty, since
+// a Call carries neither the component's inputs nor its options.
+func TestMethodSelfDescribesTheComponent(t *testing.T) {
+	t.Parallel()
+	var self *host.Component
+	compURN, _ := callMethod(t, fakemonitor.Start(t), nil, resource.NewProperty("hello"),
+		func(ctx context.Context, c *host.Component, args greetArgs) (string, error) {
+			self = c
+			return "", nil
+		})
+	if self.Type() != "test:index:Comp" || self.Name() != "c" || string(self.URN()) != compURN {
+		t.Errorf("self is %s %q %s, want the component test:index:Comp \"c\" %s", self.Type(), self.Name(), self.URN(), compURN)
+	}
+	if got := self.State().Get("shout"); got.AsString() != "hello" {
+		t.Errorf("State()[shout] = %v, want the component's output", got)
+	}
+	if got := slices.Sorted(maps.Keys(self.Inputs().AsMap())); fmt.Sprint(got) != "[name]" {
+		t.Errorf("Inputs() keys = %v, want the method's arguments [name]", got)
+	}
+	if o := self.Options(); o.Providers != nil || o.Protect != nil || o.Dependencies != nil {
+		t.Errorf("Options() = %+v, want none", o)
+	}
+}
+
+// An error from ApplyErr's function fails the component with that error
+// (bad input as bad input); markers propagate as with Apply, and while an
+// input is unknown the function does not run.
+func TestApplyErrFailsTheComponent(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args property.Map) (property.Map, error) {
+			shout, err := host.ApplyErr(func(v ...property.Value) (property.Value, error) {
+				switch g := v[0].AsString(); {
+				case g == "":
+					return property.Value{}, host.Errorf("greeting", "must not be empty")
+				case strings.Contains(g, " "):
+					return property.Value{}, fmt.Errorf("cannot shout %q: it has spaces", g)
+				default:
+					return property.New(strings.ToUpper(g)), nil
+				}
+			}, args.Get("greeting"))
+			if err != nil {
+				return property.Map{}, err
+			}
+			return property.NewMap(map[string]property.Value{"shout": shout}), nil
+		}))
+	construct := func(name string, greeting resource.PropertyValue) (property.Value, error) {
+		req := constructReq(mon, "test:index:Comp", name, nil)
+		req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{"greeting": greeting},
+			plugin.MarshalOptions{KeepSecrets: true, KeepUnknowns: true})
+		req.DryRun = greeting.IsComputed()
+		resp, err := client.Construct(context.Background(), req)
+		if err != nil {
+			return property.Value{}, err
+		}
+		state, err := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepSecrets: true, KeepUnknowns: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resource.FromResourcePropertyValue(state["shout"]), nil
+	}
+	if _, err := construct("spaces", resource.NewProperty("a b")); status.Convert(err).Message() != `cannot shout "a b": it has spaces` {
+		t.Errorf("error = %v, want the function's error", err)
+	}
+	if _, err := construct("empty", resource.NewProperty("")); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("error = %v, want bad input", err)
+	}
+	if v, err := construct("secret", resource.MakeSecret(resource.NewProperty("hi"))); err != nil || !v.Secret() || v.AsString() != "HI" {
+		t.Errorf("secret greeting: shout = %v, %v; want secret HI", v, err)
+	}
+	if v, err := construct("preview", resource.MakeComputed(resource.NewProperty(""))); err != nil || !v.IsComputed() {
+		t.Errorf("unknown greeting: shout = %v, %v; want unknown", v, err)
+	}
+}
+
+// regionResource creates things in the region of the provider's
+// configuration, and fails to update with the configured token.
+type regionResource struct{ slowResource }
+
+func (regionResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+	return host.CreateResponse{ID: resource.ID(req.Config.Get("region").AsString() + "/" + req.Name)}, nil
+}
+
+func (regionResource) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
+	return host.UpdateResponse{}, fmt.Errorf("token %s is revoked", req.Config.Get("token").AsString())
+}
+
+// A backend reads the provider's configuration in its requests; a secret
+// from it stays out of the backend's errors.
+func TestBackendSeesProviderConfig(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	client := serve(t, mon.Addr(), host.WithResource("test:index:Thing", regionResource{}))
+	args, err := plugin.MarshalProperties(resource.PropertyMap{
+		"region": resource.NewProperty("eu"),
+		"token":  resource.MakeSecret(resource.NewProperty("tok-hunter2")),
+	}, plugin.MarshalOptions{KeepSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Configure(context.Background(), &pulumirpc.ConfigureRequest{Args: args, AcceptSecrets: true}); err != nil {
+		t.Fatal(err)
+	}
+	const thing = "urn:pulumi:dev::proj::test:index:Thing::t"
+	created, err := client.Create(context.Background(), &pulumirpc.CreateRequest{Urn: thing, Name: "t", Type: "test:index:Thing"})
+	if err != nil || created.GetId() != "eu/t" {
+		t.Fatalf("create: id %q, %v; want eu/t", created.GetId(), err)
+	}
+	_, err = client.Update(context.Background(), &pulumirpc.UpdateRequest{Urn: thing, Name: "t", Type: "test:index:Thing", Id: "eu/t"})
+	if got := status.Convert(err).Message(); got != "token [secret] is revoked" {
+		t.Errorf("update error %q, want the token redacted", got)
+	}
+}
+
+// A component reads a provider the program passed in `providers` as a
+// parsed reference, and its state (the provider's configuration) through
+// Resolve.
+func TestComponentReadsProviderFromOptions(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t)
+	mc, err := monitorclient.Dial(context.Background(), mon.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = mc.Close() })
+	prov, err := mc.RegisterResource(context.Background(), monitorclient.RegisterResourceRequest{
+		Type: "pulumi:providers:test", Name: "eu", Custom: true, Parent: urn.URN(mon.StackURN()),
+		Inputs: property.NewMap(map[string]property.Value{"region": property.New("eu-west")}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			ref, ok := c.Options().Providers["test"]
+			if !ok {
+				return compOut{}, errors.New("no test provider")
+			}
+			p, err := c.Resolve(ctx, property.New(string(ref.URN())))
+			if err != nil {
+				return compOut{}, err
+			}
+			return compOut{Shout: p.State.Get("region").AsString() + " " + string(ref.ID())}, nil
+		}))
+	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})
+	req.Providers = map[string]string{"test": string(prov.URN) + "::" + string(prov.ID)}
+	resp, err := client.Construct(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := resp.GetState().GetFields()["shout"].GetStringValue(), "eu-west "+string(prov.ID); got != want {
+		t.Errorf("shout = %q, want %q", got, want)
+	}
+	req = constructReq(mon, "test:index:Comp", "bad", map[string]any{"greeting": "hi"})
+	req.Providers = map[string]string{"test": "not-a-reference"}
+	if _, err := client.Construct(context.Background(), req); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("malformed provider reference: %v, want InvalidArgument", err)
+	}
+}
+
+// A child's ID and outputs read as values that depend on the child. In a
+// preview, a child whose provider sent no outputs (it does not preview)
+// and no ID has both unknown, as the Go SDK has them; in an update the ID
+// is known, and a missing output is the input of that name.
+func TestChildIDAndOutputsAsValues(t *testing.T) {
+	t.Parallel()
+	for _, dryRun := range []bool{true, false} {
+		t.Run(fmt.Sprintf("dryRun=%v", dryRun), func(t *testing.T) {
+			t.Parallel()
+			mon := fakemonitor.Start(t, fakemonitor.WithDryRun(dryRun),
+				fakemonitor.WithRegisterHook(func(r fakemonitor.Registration) (string, property.Map, error) {
+					return "id-" + r.Name, property.Map{}, nil // a provider that sends no outputs
+				}))
+			client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+				func(ctx context.Context, c *host.Component, args compArgs) (property.Map, error) {
+					thing, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
+						Type: "test:index:Thing", Name: "t", Custom: true,
+						Inputs: property.NewMap(map[string]property.Value{"size": property.New(3.0)}),
+					})
+					if err != nil {
+						return property.Map{}, err
+					}
+					greeter, err := c.Register(ctx, monitorclient.RegisterResourceRequest{Type: "test:index:Greeter", Name: "g"})
+					if err != nil {
+						return property.Map{}, err
+					}
+					return property.NewMap(map[string]property.Value{
+						"shout":     property.New(args.Greeting),
+						"greeterId": greeter.IDValue(), // a component has none
+						"thingId":   thing.IDValue(),
+						"size":      thing.Output("size"),
+						"arn":       thing.Output("arn"),
+					}), nil
+				}))
+			req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})
+			req.DryRun = dryRun
+			resp, err := client.Construct(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			state, err := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepUnknowns: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := resource.PropertyMap{"thingId": resource.NewProperty("id-t"), "size": resource.NewProperty(3.0), "arn": resource.NewNullProperty()}
+			if dryRun {
+				unknown := resource.MakeComputed(resource.NewProperty(""))
+				want = resource.PropertyMap{"thingId": unknown, "size": unknown, "arn": unknown}
+			}
+			if v, ok := state["greeterId"]; ok && !v.IsNull() {
+				t.Errorf("greeterId = %v, want null", v)
+			}
+			thingURN := "urn:pulumi:dev::proj::test:index:Comp$test:index:Thing::t"
+			for k, w := range want {
+				if got := state[k]; !got.DeepEquals(w) {
+					t.Errorf("%s = %v, want %v", k, got, w)
+				}
+				if deps := resp.GetStateDependencies()[string(k)].GetUrns(); !slices.Contains(deps, thingURN) {
+					t.Errorf("%s depends on %v, want the child %s", k, deps, thingURN)
+				}
+			}
+		})
 	}
 }

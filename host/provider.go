@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/blang/semver"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 
 	"github.com/polyhost/polyhost/host/internal/hook"
 	"github.com/polyhost/polyhost/host/schema"
@@ -61,12 +62,12 @@ func newProvider(name string) *Provider {
 // warnSecretArgs warns, once per process for each token and set of paths,
 // that secret arguments reached plain Go values, so all that token's code
 // produces is marked secret.
-func (p *Provider) warnSecretArgs(ctx context.Context, token, urn string, paths []string) {
+func (p *Provider) warnSecretArgs(ctx context.Context, token string, u urn.URN, paths []string) {
 	key := token + "\x00" + strings.Join(paths, ",")
 	if _, warned := p.warnedSecrets.LoadOrStore(key, true); warned {
 		return
 	}
-	p.log(ctx, monitorclient.SeverityWarning, urn, fmt.Sprintf("%s: secret arguments reached plain Go values (%s), so everything it registers and returns is marked secret; "+
+	p.log(ctx, monitorclient.SeverityWarning, u, fmt.Sprintf("%s: secret arguments reached plain Go values (%s), so everything it registers and returns is marked secret; "+
 		"declare those fields as property.Value to keep secrets exact", token, strings.Join(paths, ", ")))
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -13,12 +15,12 @@ import (
 
 // Resolved is a resource a reference points at, as the engine knows it.
 type Resolved struct {
-	URN string
+	URN urn.URN
 	// ID is empty for components, and in a preview for a custom resource
 	// still to be created.
-	ID       string
+	ID       resource.ID
 	Type     string
-	Provider string // "urn::id" of its provider, if any
+	Provider providers.Reference // its provider; zero if none
 	// State is the resource's outputs, secrets kept; every value in it, at
 	// any depth, depends on the resource, so values derived from it do too.
 	State property.Map
@@ -47,13 +49,13 @@ func (c *Component) Resolve(ctx context.Context, v property.Value) (Resolved, er
 	if !ref.URN.IsValid() {
 		return Resolved{}, fmt.Errorf("malformed resource reference: %q is not a URN", string(ref.URN))
 	}
-	out := Resolved{URN: string(ref.URN), Type: string(ref.URN.Type())}
+	out := Resolved{URN: ref.URN, Type: string(ref.URN.Type())}
 	res, err := c.monitor.GetResource(ctx, monitorclient.GetResourceRequest{URN: out.URN})
 	if err != nil {
 		if c.info.DryRun && ref.ID.IsComputed() {
 			return out, nil // not known to the engine yet: a preview must not fail on it
 		}
-		return out, &StepError{Token: c.token, Name: c.name, Step: "resolve reference to " + out.URN, Err: err}
+		return out, &StepError{Token: c.token, Name: c.name, Step: "resolve reference to " + string(out.URN), Err: err}
 	}
 	out.ID, out.Provider, out.Known = res.ID, res.Provider, true
 	out.State = dependingOn(property.New(res.State), ref.URN).AsMap()

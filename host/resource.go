@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
@@ -39,11 +41,18 @@ type ResourceWithExactSecrets interface {
 	ExactSecrets() bool
 }
 
-// ResourceInfo identifies the resource a request is about.
+// ResourceInfo identifies the resource a request is about, and the
+// configuration of the provider serving it.
 type ResourceInfo struct {
-	URN  string
+	URN  urn.URN
 	Name string
 	Type string
+	// Config is the provider's configuration as the engine configured it
+	// (after CheckConfig's defaults), secrets marked; empty before
+	// Configure, and in a preview some values may be unknown. It is what
+	// [WithConfigure]'s function got: a backend that only needs a value
+	// reads it here, without keeping it itself.
+	Config property.Map
 }
 
 // CheckRequest asks whether inputs are valid.
@@ -63,7 +72,7 @@ type CheckResponse struct {
 // DiffRequest compares the recorded state with new inputs.
 type DiffRequest struct {
 	ResourceInfo
-	ID            string
+	ID            resource.ID
 	OldInputs     property.Map
 	OldOutputs    property.Map
 	Inputs        property.Map
@@ -102,14 +111,14 @@ type CreateRequest struct {
 
 // CreateResponse is the new resource's ID and outputs.
 type CreateResponse struct {
-	ID      string
+	ID      resource.ID
 	Outputs property.Map
 }
 
 // ReadRequest reads a resource's live state. For an import only ID is set.
 type ReadRequest struct {
 	ResourceInfo
-	ID      string
+	ID      resource.ID
 	Inputs  property.Map
 	Outputs property.Map
 }
@@ -122,7 +131,7 @@ type ReadRequest struct {
 // a secret in the request's Inputs or Outputs, and the schema's secret
 // properties.
 type ReadResponse struct {
-	ID      string
+	ID      resource.ID
 	Inputs  property.Map
 	Outputs property.Map
 }
@@ -130,7 +139,7 @@ type ReadResponse struct {
 // UpdateRequest updates a resource in place.
 type UpdateRequest struct {
 	ResourceInfo
-	ID            string
+	ID            resource.ID
 	OldInputs     property.Map
 	OldOutputs    property.Map
 	Inputs        property.Map
@@ -146,7 +155,7 @@ type UpdateResponse struct {
 // DeleteRequest deletes a resource.
 type DeleteRequest struct {
 	ResourceInfo
-	ID      string
+	ID      resource.ID
 	Inputs  property.Map
 	Outputs property.Map
 	Timeout time.Duration
@@ -159,7 +168,7 @@ type DeleteResponse struct{}
 // came to exist: the engine records ID and Outputs, so nothing is orphaned,
 // and the next update retries.
 type PartialError struct {
-	ID      string
+	ID      resource.ID
 	Outputs property.Map
 	Err     error
 }

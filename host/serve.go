@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
@@ -179,12 +180,12 @@ func (p *Provider) setEngine(addr string) {
 
 // log sends a message to the engine's log, attached to urn if set. Logging
 // is best effort: a provider without an engine connection drops it.
-func (p *Provider) log(ctx context.Context, sev monitorclient.Severity, urn, msg string) {
+func (p *Provider) log(ctx context.Context, sev monitorclient.Severity, u urn.URN, msg string) {
 	e, err := p.engineClient(ctx)
 	if err != nil || e == nil {
 		return
 	}
-	_, _ = e.Log(ctx, monitorclient.LogRequest{Severity: sev, Message: msg, URN: urn})
+	_, _ = e.Log(ctx, monitorclient.LogRequest{Severity: sev, Message: msg, URN: u})
 }
 
 func (p *Provider) engineClient(ctx context.Context) (*monitorclient.EngineClient, error) {

@@ -8,14 +8,7 @@ import (
 )
 
 // collectDeps returns every dependency recorded on v or inside it.
-func collectDeps(v property.Value) []urn.URN {
-	deps := monitorclient.Dependencies(v)
-	out := make([]urn.URN, len(deps))
-	for i, d := range deps {
-		out[i] = urn.URN(d)
-	}
-	return out
-}
+func collectDeps(v property.Value) []urn.URN { return monitorclient.Dependencies(v) }
 
 // dependingOn marks v and every value inside it as depending on u.
 func dependingOn(v property.Value, u urn.URN) property.Value {

@@ -130,6 +130,10 @@ func (c *Client) RegisterResource(ctx context.Context, req RegisterResourceReque
 	if err != nil {
 		return RegisterResourceResponse{}, wrapErr("register resource", fmt.Sprintf("%s %q", req.Type, req.Name), err)
 	}
+	out.custom, out.inputs = req.Custom, req.Inputs
+	if c.info != nil {
+		out.DryRun = c.info.DryRun
+	}
 	return out, nil
 }
 
@@ -157,7 +161,7 @@ func (c *Client) RegisterResourceOutputs(
 	if err == nil {
 		_, err = c.monitor.RegisterResourceOutputs(ctx, rreq)
 	}
-	return RegisterResourceOutputsResponse{}, wrapErr("register outputs of", req.URN, err)
+	return RegisterResourceOutputsResponse{}, wrapErr("register outputs of", string(req.URN), err)
 }
 
 // Invoke calls a provider function. Provider failures come back as a
@@ -184,13 +188,13 @@ func (c *Client) invoke(ctx context.Context, req InvokeRequest) (InvokeResponse,
 func (c *Client) GetResource(ctx context.Context, req GetResourceRequest) (GetResourceResponse, error) {
 	resp, err := c.invoke(ctx, InvokeRequest{
 		Token: getResourceToken,
-		Args:  property.NewMap(map[string]property.Value{"urn": property.New(req.URN)}),
+		Args:  property.NewMap(map[string]property.Value{"urn": property.New(string(req.URN))}),
 	})
 	if err != nil {
-		return GetResourceResponse{}, wrapErr("get resource", req.URN, err)
+		return GetResourceResponse{}, wrapErr("get resource", string(req.URN), err)
 	}
 	out, err := fromGetResourceReturn(resp.Return)
-	return out, wrapErr("get resource", req.URN, err)
+	return out, wrapErr("get resource", string(req.URN), err)
 }
 
 // Call calls a resource method. Provider failures come back as a

@@ -13,6 +13,7 @@ import (
 
 	"github.com/polyhost/polyhost/internal/fakemonitor"
 	"github.com/polyhost/polyhost/monitorclient"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -27,6 +28,8 @@ const (
 	providerRef = "urn:pulumi:dev::proj::pulumi:providers:pkg::default::4b2a"
 	otherURN    = "urn:pulumi:dev::proj::pkg:index:Other::o"
 )
+
+var provRef, _ = providers.ParseReference(providerRef)
 
 func dial(t *testing.T, m *fakemonitor.Monitor) *monitorclient.Client {
 	t.Helper()
@@ -76,10 +79,10 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 		Parent:                  stackURN,
 		Custom:                  true,
 		Inputs:                  pmap(map[string]property.Value{"a": str("x"), "b": withDeps(str("y"), otherURN)}),
-		Provider:                providerRef,
-		Providers:               map[string]string{"pkg": providerRef},
-		Dependencies:            []string{stackURN},
-		PropertyDependencies:    map[string][]string{"a": {stackURN}},
+		Provider:                provRef,
+		Providers:               map[string]providers.Reference{"pkg": provRef},
+		Dependencies:            []urn.URN{stackURN},
+		PropertyDependencies:    map[string][]urn.URN{"a": {stackURN}},
 		Aliases:                 []monitorclient.Alias{{URN: otherURN}, {Spec: &monitorclient.AliasSpec{Name: "old", NoParent: true}}},
 		AdditionalSecretOutputs: []string{"a"},
 		Protect:                 new(true),
@@ -89,7 +92,7 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 		DeleteBeforeReplace:     new(false),
 		RetainOnDelete:          new(true),
 		DeletedWith:             otherURN,
-		ReplaceWith:             []string{otherURN},
+		ReplaceWith:             []urn.URN{otherURN},
 		ReplacementTrigger:      str("v2").WithSecret(true),
 		Hooks:                   &monitorclient.ResourceHooks{BeforeCreate: []string{"audit"}, OnError: []string{"retry"}},
 		Version:                 "1.2.3",
@@ -100,7 +103,7 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantURN := "urn:pulumi:dev::proj::pkg:index:Thing::t"
-	if resp.URN != wantURN || resp.ID != "id-t" || resp.Result != monitorclient.ResultSuccess {
+	if string(resp.URN) != wantURN || resp.ID != "id-t" || resp.Result != monitorclient.ResultSuccess {
 		t.Errorf("response %+v", resp)
 	}
 	// Default outputs are the inputs without dependencies; "a" is an
@@ -166,7 +169,7 @@ func TestRegisterComponentChildAndOutputs(t *testing.T) {
 	}
 	child, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
 		Type: "pkg:index:Child", Name: "c-child", Parent: comp.URN, Custom: true,
-		Inputs: pmap(map[string]property.Value{"x": str("1")}), Provider: providerRef,
+		Inputs: pmap(map[string]property.Value{"x": str("1")}), Provider: provRef,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -177,12 +180,12 @@ func TestRegisterComponentChildAndOutputs(t *testing.T) {
 
 	outs := pmap(map[string]property.Value{
 		"out":   str("v!").WithSecret(true),
-		"child": ref(child.URN, child.ID),
+		"child": ref(string(child.URN), string(child.ID)),
 	})
 	if _, err := c.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: comp.URN, Outputs: outs}); err != nil {
 		t.Fatal(err)
 	}
-	got, ok := m.Outputs(comp.URN)
+	got, ok := m.Outputs(string(comp.URN))
 	if !ok {
 		t.Fatal("no outputs recorded")
 	}
@@ -190,7 +193,7 @@ func TestRegisterComponentChildAndOutputs(t *testing.T) {
 
 	// Registering outputs twice is an error, as in the engine.
 	_, err = c.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: comp.URN, Outputs: outs})
-	if err == nil || !strings.Contains(err.Error(), comp.URN) {
+	if err == nil || !strings.Contains(err.Error(), string(comp.URN)) {
 		t.Errorf("second RegisterResourceOutputs: %v", err)
 	}
 
@@ -198,7 +201,7 @@ func TestRegisterComponentChildAndOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gr.URN != comp.URN || gr.ID != "" || gr.Provider != "" {
+	if gr.URN != comp.URN || gr.ID != "" || gr.Provider != (providers.Reference{}) {
 		t.Errorf("getResource component %+v", gr)
 	}
 	assertMap(t, "component state", gr.State, outs)
@@ -207,7 +210,7 @@ func TestRegisterComponentChildAndOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gr.URN != child.URN || gr.ID != "id-c-child" || gr.Provider != providerRef {
+	if gr.URN != child.URN || gr.ID != "id-c-child" || gr.Provider != provRef {
 		t.Errorf("getResource custom %+v", gr)
 	}
 	assertMap(t, "custom state", gr.State, pmap(map[string]property.Value{"x": str("1")}))
@@ -250,7 +253,7 @@ func TestRegisterRemoteSendsOutputValues(t *testing.T) {
 		t.Errorf("property deps %v", r.PropertyDependencies)
 	}
 	assertMap(t, "remote outputs", resp.Outputs, pmap(map[string]property.Value{"o": str("out")}))
-	if !maps.EqualFunc(resp.PropertyDependencies, map[string][]string{"o": {otherURN}}, slices.Equal) {
+	if !maps.EqualFunc(resp.PropertyDependencies, map[string][]urn.URN{"o": {otherURN}}, slices.Equal) {
 		t.Errorf("response property deps %v", resp.PropertyDependencies)
 	}
 }
@@ -315,7 +318,7 @@ func TestFeatureGatedMarshalling(t *testing.T) {
 		t.Errorf("deletedWith unsupported: %v", err)
 	}
 	for option, req := range map[string]monitorclient.RegisterResourceRequest{
-		"ReplaceWith":        {ReplaceWith: []string{otherURN}},
+		"ReplaceWith":        {ReplaceWith: []urn.URN{otherURN}},
 		"ReplacementTrigger": {ReplacementTrigger: str("v1")},
 		"resource hooks":     {Hooks: &monitorclient.ResourceHooks{AfterDelete: []string{"h"}}},
 	} {
@@ -399,7 +402,7 @@ func TestConcurrentRegisterResource(t *testing.T) {
 				Type: "pkg:index:Child", Name: fmt.Sprintf("child-%d", i), Parent: comp.URN, Custom: true,
 				Inputs: pmap(map[string]property.Value{"i": property.New(float64(i))}),
 			})
-			urns[i] = resp.URN
+			urns[i] = string(resp.URN)
 			return err
 		})
 	}
@@ -430,8 +433,8 @@ func TestInvoke(t *testing.T) {
 
 	args := pmap(map[string]property.Value{"s": str("x").WithSecret(true), "n": property.New(2.0)})
 	resp, err := c.Invoke(ctx, monitorclient.InvokeRequest{
-		Token: "pkg:index:echo", Args: args, Provider: providerRef, Version: "1.0.0",
-		DependsOn: []string{otherURN}, Parent: stackURN,
+		Token: "pkg:index:echo", Args: args, Provider: provRef, Version: "1.0.0",
+		DependsOn: []urn.URN{otherURN}, Parent: stackURN,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -482,15 +485,15 @@ func TestCall(t *testing.T) {
 			"__self__": ref(self, ""),
 			"x":        withDeps(str("v"), otherURN),
 		}),
-		ArgDependencies: map[string][]string{"x": {stackURN}},
-		Provider:        providerRef,
+		ArgDependencies: map[string][]urn.URN{"x": {stackURN}},
+		Provider:        provRef,
 		Version:         "0.1.0",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	assertMap(t, "return", resp.Return, pmap(map[string]property.Value{"res": str("r")}))
-	if !slices.Equal(resp.ReturnDependencies["res"], []string{otherURN, stackURN}) {
+	if !slices.Equal(resp.ReturnDependencies["res"], []urn.URN{otherURN, stackURN}) {
 		t.Errorf("return deps %v", resp.ReturnDependencies)
 	}
 	call := m.Calls()[0]
@@ -653,7 +656,7 @@ func TestEngineLog(t *testing.T) {
 	defer func() { _ = e.Close() }()
 	u := "urn:pulumi:dev::proj::pkg:index:Comp::c"
 	if _, err := e.Log(t.Context(), monitorclient.LogRequest{
-		Severity: monitorclient.SeverityWarning, Message: "careful", URN: u, Ephemeral: true,
+		Severity: monitorclient.SeverityWarning, Message: "careful", URN: urn.URN(u), Ephemeral: true,
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -32,8 +34,8 @@ func unmarshalMap(s *structpb.Struct) (property.Map, error) {
 }
 
 // sortedUnion returns the sorted, deduplicated union of the lists; never nil.
-func sortedUnion(lists ...[]string) []string {
-	out := []string{}
+func sortedUnion(lists ...[]urn.URN) []urn.URN {
+	out := []urn.URN{}
 	for _, l := range lists {
 		out = append(out, l...)
 	}
@@ -41,15 +43,51 @@ func sortedUnion(lists ...[]string) []string {
 	return slices.Compact(out)
 }
 
+// urnStrings converts URNs for the wire; nil stays nil.
+func urnStrings(us []urn.URN) []string {
+	if us == nil {
+		return nil
+	}
+	out := make([]string, len(us))
+	for i, u := range us {
+		out[i] = string(u)
+	}
+	return out
+}
+
+// urns converts URNs off the wire; nil stays nil.
+func urns(ss []string) []urn.URN {
+	if ss == nil {
+		return nil
+	}
+	out := make([]urn.URN, len(ss))
+	for i, s := range ss {
+		out[i] = urn.URN(s)
+	}
+	return out
+}
+
+// refStrings converts provider references for the wire; nil stays nil.
+func refStrings(refs map[string]providers.Reference) map[string]string {
+	if refs == nil {
+		return nil
+	}
+	out := make(map[string]string, len(refs))
+	for pkg, r := range refs {
+		out[pkg] = r.String()
+	}
+	return out
+}
+
 // mergeKeyDeps gives every key of m (and of explicit) the union of its
 // explicit dependencies and the markers found on its value, like the Go SDK,
 // which sends an entry for every input. It also returns the union of all.
-func mergeKeyDeps(m property.Map, explicit map[string][]string) (map[string][]string, []string) {
+func mergeKeyDeps(m property.Map, explicit map[string][]urn.URN) (map[string][]urn.URN, []urn.URN) {
 	if m.Len() == 0 && len(explicit) == 0 {
 		return nil, nil
 	}
-	perKey := make(map[string][]string, m.Len()+len(explicit))
-	var all []string
+	perKey := make(map[string][]urn.URN, m.Len()+len(explicit))
+	var all []urn.URN
 	for k, v := range m.All {
 		if deps, ok := explicit[k]; ok {
 			perKey[k] = sortedUnion(deps, Dependencies(v))
@@ -73,7 +111,7 @@ func toRPCAlias(a Alias) (*pulumirpc.Alias, error) {
 	case a.URN != "" && a.Spec != nil:
 		return nil, errors.New("alias has both a URN and a spec")
 	case a.URN != "":
-		return &pulumirpc.Alias{Alias: &pulumirpc.Alias_Urn{Urn: a.URN}}, nil
+		return &pulumirpc.Alias{Alias: &pulumirpc.Alias_Urn{Urn: string(a.URN)}}, nil
 	case a.Spec != nil:
 		s := a.Spec
 		if s.NoParent && s.ParentURN != "" {
@@ -84,7 +122,7 @@ func toRPCAlias(a Alias) (*pulumirpc.Alias, error) {
 		case s.NoParent:
 			spec.Parent = &pulumirpc.Alias_Spec_NoParent{NoParent: true}
 		case s.ParentURN != "":
-			spec.Parent = &pulumirpc.Alias_Spec_ParentUrn{ParentUrn: s.ParentURN}
+			spec.Parent = &pulumirpc.Alias_Spec_ParentUrn{ParentUrn: string(s.ParentURN)}
 		}
 		return &pulumirpc.Alias{Alias: &pulumirpc.Alias_Spec_{Spec: spec}}, nil
 	default:
@@ -95,12 +133,12 @@ func toRPCAlias(a Alias) (*pulumirpc.Alias, error) {
 // collapseAlias turns an alias into a URN for monitors without alias specs,
 // filling empty parts from the resource (as the Go SDK does). Stack and
 // project default to those of the parent URN.
-func collapseAlias(a Alias, typ, name, parent string) (string, error) {
+func collapseAlias(a Alias, typ, name string, parent urn.URN) (string, error) {
 	if _, err := toRPCAlias(a); err != nil {
 		return "", err
 	}
 	if a.URN != "" {
-		return a.URN, nil
+		return string(a.URN), nil
 	}
 	s := a.Spec
 	if s.Name != "" {
@@ -117,8 +155,8 @@ func collapseAlias(a Alias, typ, name, parent string) (string, error) {
 		aliasParent = s.ParentURN
 	}
 	stack, project := s.Stack, s.Project
-	for _, p := range []string{parent, aliasParent} {
-		if u := urn.URN(p); (stack == "" || project == "") && u.IsValid() {
+	for _, u := range []urn.URN{parent, aliasParent} {
+		if (stack == "" || project == "") && u.IsValid() {
 			if stack == "" {
 				stack = string(u.Stack())
 			}
@@ -131,7 +169,7 @@ func collapseAlias(a Alias, typ, name, parent string) (string, error) {
 		return "", errors.New("cannot compute alias URN: no stack/project given and no parent URN to take them from")
 	}
 	var parentType tokens.Type
-	if u := urn.URN(aliasParent); aliasParent != "" {
+	if u := aliasParent; aliasParent != "" {
 		if !u.IsValid() {
 			return "", fmt.Errorf("alias parent %q is not a valid URN", aliasParent)
 		}
@@ -164,7 +202,7 @@ func fieldNumber(m proto.Message, name protoreflect.Name) protowire.Number {
 // encodeRegisterResourceRequest writes straight into its bytes.
 type registerRequest struct {
 	msg      *pulumirpc.RegisterResourceRequest
-	propDeps map[string][]string
+	propDeps map[string][]urn.URN
 	inputs   wire.MarshalOptions // how the inputs go on the wire
 }
 
@@ -193,7 +231,7 @@ func encodeRegisterResourceRequest(dst []byte, req RegisterResourceRequest, f Fe
 // propertyDependencies, a map of messages that proto marshals by
 // reflection. Their URNs are in the message's dependencies too, where proto
 // has checked them.
-func appendPropertyDependencies(b []byte, deps map[string][]string) ([]byte, error) {
+func appendPropertyDependencies(b []byte, deps map[string][]urn.URN) ([]byte, error) {
 	for _, k := range slices.Sorted(maps.Keys(deps)) {
 		urns := deps[k]
 		value := 0
@@ -213,7 +251,7 @@ func appendPropertyDependencies(b []byte, deps map[string][]string) ([]byte, err
 		b = protowire.AppendVarint(b, uint64(value))
 		for _, u := range urns {
 			b = protowire.AppendTag(b, propDepsURNsField, protowire.BytesType)
-			b = protowire.AppendString(b, u)
+			b = protowire.AppendString(b, string(u))
 		}
 	}
 	return b, nil
@@ -255,20 +293,20 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (regi
 	out := &pulumirpc.RegisterResourceRequest{
 		Type:                    req.Type,
 		Name:                    req.Name,
-		Parent:                  req.Parent,
+		Parent:                  string(req.Parent),
 		Custom:                  req.Custom,
 		Remote:                  req.Remote,
-		Provider:                req.Provider,
-		Providers:               req.Providers,
-		Dependencies:            sortedUnion(req.Dependencies, allPropDeps),
+		Provider:                req.Provider.String(),
+		Providers:               refStrings(req.Providers),
+		Dependencies:            urnStrings(sortedUnion(req.Dependencies, allPropDeps)),
 		AdditionalSecretOutputs: req.AdditionalSecretOutputs,
 		IgnoreChanges:           req.IgnoreChanges,
 		ReplaceOnChanges:        req.ReplaceOnChanges,
-		DeletedWith:             req.DeletedWith,
-		ReplaceWith:             req.ReplaceWith,
+		DeletedWith:             string(req.DeletedWith),
+		ReplaceWith:             urnStrings(req.ReplaceWith),
 		Version:                 req.Version,
 		PluginDownloadURL:       req.PluginDownloadURL,
-		ImportId:                req.ImportID,
+		ImportId:                string(req.ImportID),
 		ParentStackTraceHandle:  req.ParentStackTraceHandle,
 		AcceptSecrets:           true,
 		AcceptResources:         true,
@@ -411,17 +449,17 @@ func fromRPCRegisterResourceResponse(resp *pulumirpc.RegisterResourceResponse) (
 // registerResourceResponse converts resp, whose outputs are outs.
 func registerResourceResponse(resp *pulumirpc.RegisterResourceResponse, outs property.Map) RegisterResourceResponse {
 	out := RegisterResourceResponse{
-		URN:     resp.GetUrn(),
-		ID:      resp.GetId(),
+		URN:     urn.URN(resp.GetUrn()),
+		ID:      resource.ID(resp.GetId()),
 		Outputs: outs,
 		Stables: slices.Clone(resp.GetStables()),
 		Result:  fromRPCResult(resp.GetResult()),
 		Unknown: resp.GetUnknown(),
 	}
 	if pd := resp.GetPropertyDependencies(); len(pd) > 0 {
-		out.PropertyDependencies = make(map[string][]string, len(pd))
+		out.PropertyDependencies = make(map[string][]urn.URN, len(pd))
 		for k, v := range pd {
-			out.PropertyDependencies[k] = slices.Clone(v.GetUrns())
+			out.PropertyDependencies[k] = urns(v.GetUrns())
 		}
 	}
 	return out
@@ -439,7 +477,7 @@ func toRPCRegisterResourceOutputsRequest(
 	if err != nil {
 		return nil, fmt.Errorf("marshaling outputs: %w", err)
 	}
-	return &pulumirpc.RegisterResourceOutputsRequest{Urn: req.URN, Outputs: outs}, nil
+	return &pulumirpc.RegisterResourceOutputsRequest{Urn: string(req.URN), Outputs: outs}, nil
 }
 
 func toRPCInvokeRequest(req InvokeRequest, f Features) (*pulumirpc.ResourceInvokeRequest, error) {
@@ -455,11 +493,11 @@ func toRPCInvokeRequest(req InvokeRequest, f Features) (*pulumirpc.ResourceInvok
 	return &pulumirpc.ResourceInvokeRequest{
 		Tok:               req.Token,
 		Args:              args,
-		Provider:          req.Provider,
+		Provider:          req.Provider.String(),
 		Version:           req.Version,
 		PluginDownloadURL: req.PluginDownloadURL,
-		DependsOn:         slices.Clone(req.DependsOn),
-		Parent:            req.Parent,
+		DependsOn:         urnStrings(req.DependsOn),
+		Parent:            string(req.Parent),
 		AcceptResources:   true,
 		AcceptsByteString: true,
 	}, nil
@@ -506,16 +544,24 @@ func fromGetResourceReturn(ret property.Map) (GetResourceResponse, error) {
 		}
 	}
 	var out GetResourceResponse
-	var err error
-	if out.URN, err = str("urn"); err != nil {
+	u, err := str("urn")
+	if err != nil {
 		return GetResourceResponse{}, err
 	}
-	if out.ID, err = str("id"); err != nil {
+	id, err := str("id")
+	if err != nil {
 		return GetResourceResponse{}, err
 	}
-	if out.Provider, err = str("provider"); err != nil {
+	prov, err := str("provider")
+	if err != nil {
 		return GetResourceResponse{}, err
 	}
+	if prov != "" {
+		if out.Provider, err = providers.ParseReference(prov); err != nil {
+			return GetResourceResponse{}, fmt.Errorf("getResource result: provider: %w", err)
+		}
+	}
+	out.URN, out.ID = urn.URN(u), resource.ID(id)
 	switch st := ret.Get("state"); {
 	case st.IsMap():
 		out.State = st.AsMap()
@@ -542,15 +588,15 @@ func toRPCCallRequest(req CallRequest, f Features) (*pulumirpc.ResourceCallReque
 	out := &pulumirpc.ResourceCallRequest{
 		Tok:               req.Token,
 		Args:              args,
-		Provider:          req.Provider,
+		Provider:          req.Provider.String(),
 		Version:           req.Version,
 		PluginDownloadURL: req.PluginDownloadURL,
 		AcceptsByteString: true,
 	}
 	if argDeps, _ := mergeKeyDeps(req.Args, req.ArgDependencies); len(argDeps) > 0 {
 		out.ArgDependencies = make(map[string]*pulumirpc.ResourceCallRequest_ArgumentDependencies, len(argDeps))
-		for k, urns := range argDeps {
-			out.ArgDependencies[k] = &pulumirpc.ResourceCallRequest_ArgumentDependencies{Urns: urns}
+		for k, deps := range argDeps {
+			out.ArgDependencies[k] = &pulumirpc.ResourceCallRequest_ArgumentDependencies{Urns: urnStrings(deps)}
 		}
 	}
 	return out, nil
@@ -569,9 +615,9 @@ func fromRPCCallResponse(tok string, resp *pulumirpc.CallResponse) (CallResponse
 	}
 	out := CallResponse{Return: ret}
 	if rd := resp.GetReturnDependencies(); len(rd) > 0 {
-		out.ReturnDependencies = make(map[string][]string, len(rd))
+		out.ReturnDependencies = make(map[string][]urn.URN, len(rd))
 		for k, v := range rd {
-			out.ReturnDependencies[k] = slices.Clone(v.GetUrns())
+			out.ReturnDependencies[k] = urns(v.GetUrns())
 		}
 	}
 	return out, nil
@@ -675,7 +721,7 @@ func toRPCLogRequest(req LogRequest) (*pulumirpc.LogRequest, error) {
 	return &pulumirpc.LogRequest{
 		Severity:  sev,
 		Message:   strings.ToValidUTF8(req.Message, "\uFFFD"),
-		Urn:       req.URN,
+		Urn:       string(req.URN),
 		StreamId:  req.StreamID,
 		Ephemeral: req.Ephemeral,
 	}, nil

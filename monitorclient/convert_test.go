@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -29,6 +30,8 @@ const (
 	customURN   = "urn:pulumi:dev::proj::pkg:index:Thing::t"
 	providerRef = "urn:pulumi:dev::proj::pulumi:providers:pkg::default::4b2a"
 )
+
+var provRef, _ = providers.ParseReference(providerRef)
 
 var allFeatures = Features{
 	Secrets: true, ResourceReferences: true, OutputValues: true, AliasSpecs: true, DeletedWith: true,
@@ -168,8 +171,8 @@ func TestEncodeRegisterResourceRequest(t *testing.T) {
 					"a": withDeps(str("x"), customURN, childURN),
 					"b": property.New(map[string]property.Value{"in": withDeps(str("y"), compURN)}),
 				})
-				r.PropertyDependencies = map[string][]string{"a": {stackURN}, "c": {providerRef}}
-				r.Dependencies = []string{"urn:pulumi:dev::proj::pkg:index:Other::o"}
+				r.PropertyDependencies = map[string][]urn.URN{"a": {stackURN}, "c": {providerRef}}
+				r.Dependencies = []urn.URN{"urn:pulumi:dev::proj::pkg:index:Other::o"}
 			}),
 			want: want(func(r *pulumirpc.RegisterResourceRequest) {
 				// Not remote: output values are downgraded to plain values.
@@ -222,16 +225,16 @@ func TestEncodeRegisterResourceRequest(t *testing.T) {
 			}),
 		},
 		{
-			name: "provider", req: with(func(r *RegisterResourceRequest) { r.Provider = providerRef }),
+			name: "provider", req: with(func(r *RegisterResourceRequest) { r.Provider = provRef }),
 			want: want(func(r *pulumirpc.RegisterResourceRequest) { r.Provider = providerRef }),
 		},
 		{
-			name: "providers", req: with(func(r *RegisterResourceRequest) { r.Providers = map[string]string{"pkg": providerRef} }),
+			name: "providers", req: with(func(r *RegisterResourceRequest) { r.Providers = map[string]providers.Reference{"pkg": provRef} }),
 			want: want(func(r *pulumirpc.RegisterResourceRequest) { r.Providers = map[string]string{"pkg": providerRef} }),
 		},
 		{
 			name: "dependencies sorted and deduplicated",
-			req:  with(func(r *RegisterResourceRequest) { r.Dependencies = []string{customURN, compURN, customURN} }),
+			req:  with(func(r *RegisterResourceRequest) { r.Dependencies = []urn.URN{customURN, compURN, customURN} }),
 			want: want(func(r *pulumirpc.RegisterResourceRequest) { r.Dependencies = []string{compURN, customURN} }),
 		},
 		{
@@ -353,12 +356,12 @@ func TestEncodeRegisterResourceRequest(t *testing.T) {
 		},
 		{
 			name: "dependency key not UTF-8", features: allFeatures,
-			req:     with(func(r *RegisterResourceRequest) { r.PropertyDependencies = map[string][]string{"\xfe": {customURN}} }),
+			req:     with(func(r *RegisterResourceRequest) { r.PropertyDependencies = map[string][]urn.URN{"\xfe": {customURN}} }),
 			wantErr: `property name "\xfe" is not valid UTF-8`,
 		},
 		{
 			name: "dependency not UTF-8", features: allFeatures,
-			req:     with(func(r *RegisterResourceRequest) { r.PropertyDependencies = map[string][]string{"a": {"urn:\xff"}} }),
+			req:     with(func(r *RegisterResourceRequest) { r.PropertyDependencies = map[string][]urn.URN{"a": {"urn:\xff"}} }),
 			wantErr: "invalid UTF-8",
 		},
 	}
@@ -387,10 +390,11 @@ func TestEncodeRegisterResourceRequest(t *testing.T) {
 func TestCollapseAlias(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name, parent string
-		alias        Alias
-		want         string
-		wantErr      string
+		name    string
+		parent  urn.URN
+		alias   Alias
+		want    string
+		wantErr string
 	}{
 		{name: "zero", alias: Alias{}, wantErr: "neither"},
 		{name: "both", alias: Alias{URN: customURN, Spec: &AliasSpec{}}, wantErr: "both"},
@@ -466,7 +470,7 @@ func TestFromRPCRegisterResourceResponse(t *testing.T) {
 			in: &pulumirpc.RegisterResourceResponse{PropertyDependencies: map[string]*pulumirpc.RegisterResourceResponse_PropertyDependencies{
 				"a": {Urns: []string{customURN}},
 			}},
-			want: RegisterResourceResponse{PropertyDependencies: map[string][]string{"a": {customURN}}},
+			want: RegisterResourceResponse{PropertyDependencies: map[string][]urn.URN{"a": {customURN}}},
 		},
 		{name: "result fail", in: &pulumirpc.RegisterResourceResponse{Result: pulumirpc.Result_FAIL},
 			want: RegisterResourceResponse{Result: ResultFail}},
@@ -611,13 +615,13 @@ func TestToRPCInvokeRequest(t *testing.T) {
 				r.Args = mustStruct(t, map[string]any{"s": map[string]any{sigKey: secretSig, "value": "x"}, "d": "y"})
 			},
 		},
-		{name: "provider", req: InvokeRequest{Token: "pkg:index:fn", Provider: providerRef},
+		{name: "provider", req: InvokeRequest{Token: "pkg:index:fn", Provider: provRef},
 			want: func(r *pulumirpc.ResourceInvokeRequest) { r.Provider = providerRef }},
 		{name: "version", req: InvokeRequest{Token: "pkg:index:fn", Version: "1.0.0"},
 			want: func(r *pulumirpc.ResourceInvokeRequest) { r.Version = "1.0.0" }},
 		{name: "plugin download URL", req: InvokeRequest{Token: "pkg:index:fn", PluginDownloadURL: "u"},
 			want: func(r *pulumirpc.ResourceInvokeRequest) { r.PluginDownloadURL = "u" }},
-		{name: "depends on", req: InvokeRequest{Token: "pkg:index:fn", DependsOn: []string{customURN}},
+		{name: "depends on", req: InvokeRequest{Token: "pkg:index:fn", DependsOn: []urn.URN{customURN}},
 			want: func(r *pulumirpc.ResourceInvokeRequest) { r.DependsOn = []string{customURN} }},
 		{name: "parent", req: InvokeRequest{Token: "pkg:index:fn", Parent: compURN},
 			want: func(r *pulumirpc.ResourceInvokeRequest) { r.Parent = compURN }},
@@ -693,7 +697,7 @@ func TestFromGetResourceReturn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.URN != customURN || got.ID != "i" || got.Provider != providerRef {
+	if got.URN != customURN || got.ID != "i" || got.Provider != provRef {
 		t.Errorf("got %+v", got)
 	}
 	assertMap(t, got.State, state)
@@ -724,7 +728,7 @@ func TestToRPCCallRequest(t *testing.T) {
 			req: CallRequest{Token: "pkg:index:Comp/m", Args: pmap(map[string]property.Value{
 				"__self__": ref(compURN, ""),
 				"x":        withDeps(str("v"), customURN),
-			}), ArgDependencies: map[string][]string{"x": {childURN}}},
+			}), ArgDependencies: map[string][]urn.URN{"x": {childURN}}},
 			want: func(r *pulumirpc.ResourceCallRequest) {
 				r.Args = mustStruct(t, map[string]any{
 					"__self__": map[string]any{sigKey: resRefSig, "urn": compURN},
@@ -747,7 +751,7 @@ func TestToRPCCallRequest(t *testing.T) {
 				}
 			},
 		},
-		{name: "provider", req: CallRequest{Token: "pkg:index:Comp/m", Provider: providerRef},
+		{name: "provider", req: CallRequest{Token: "pkg:index:Comp/m", Provider: provRef},
 			want: func(r *pulumirpc.ResourceCallRequest) { r.Provider = providerRef }},
 		{name: "version", req: CallRequest{Token: "pkg:index:Comp/m", Version: "2.0.0"},
 			want: func(r *pulumirpc.ResourceCallRequest) { r.Version = "2.0.0" }},
@@ -794,7 +798,7 @@ func TestFromRPCCallResponse(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertMap(t, got.Return, pmap(map[string]property.Value{"res": property.New(property.Computed)}))
-	if !slices.Equal(got.ReturnDependencies["res"], []string{customURN}) {
+	if !slices.Equal(got.ReturnDependencies["res"], []urn.URN{customURN}) {
 		t.Errorf("return deps %v", got.ReturnDependencies)
 	}
 	_, err = fromRPCCallResponse("m", &pulumirpc.CallResponse{Failures: []*pulumirpc.CheckFailure{{Property: "p", Reason: "r"}}})

@@ -1,6 +1,13 @@
 package monitorclient
 
-import "github.com/pulumi/pulumi/sdk/v3/go/property"
+import (
+	"slices"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
 
 // Features are the protocol features the monitor advertised.
 type Features struct {
@@ -37,7 +44,7 @@ type DeploymentInfo struct {
 
 // Alias is one alias of a resource: either a full URN or a Spec.
 type Alias struct {
-	URN  string
+	URN  urn.URN
 	Spec *AliasSpec
 }
 
@@ -49,7 +56,7 @@ type AliasSpec struct {
 	Type      string
 	Stack     string
 	Project   string
-	ParentURN string
+	ParentURN urn.URN
 	NoParent  bool
 }
 
@@ -83,7 +90,7 @@ func (h *ResourceHooks) empty() bool {
 type RegisterResourceRequest struct {
 	Type   string
 	Name   string
-	Parent string // parent URN
+	Parent urn.URN
 	// Custom must be set for a custom resource (one a provider's CRUD
 	// manages): without it the engine records a component of that type,
 	// with no provider and no outputs.
@@ -94,10 +101,10 @@ type RegisterResourceRequest struct {
 	// on values are added to PropertyDependencies and Dependencies.
 	Inputs property.Map
 
-	Provider             string            // "urn::id"
-	Providers            map[string]string // package -> "urn::id"
-	Dependencies         []string
-	PropertyDependencies map[string][]string
+	Provider             providers.Reference            // of a custom resource; zero for the default
+	Providers            map[string]providers.Reference // package -> provider, for a component's children
+	Dependencies         []urn.URN
+	PropertyDependencies map[string][]urn.URN
 
 	Aliases                 []Alias
 	AdditionalSecretOutputs []string
@@ -107,13 +114,13 @@ type RegisterResourceRequest struct {
 	CustomTimeouts          *CustomTimeouts
 	DeleteBeforeReplace     *bool
 	RetainOnDelete          *bool
-	DeletedWith             string
-	ReplaceWith             []string       // URNs whose replacement replaces this resource
+	DeletedWith             urn.URN
+	ReplaceWith             []urn.URN      // resources whose replacement replaces this one
 	ReplacementTrigger      property.Value // any change to it replaces the resource; null if unset
 	Hooks                   *ResourceHooks
 	Version                 string
 	PluginDownloadURL       string
-	ImportID                string
+	ImportID                resource.ID
 	// ParentStackTraceHandle is the engine's handle for the stack trace of
 	// the request that led here (a Construct's or Call's), so the engine
 	// can stitch traces together across plugins.
@@ -143,27 +150,80 @@ func (r Result) String() string {
 }
 
 // RegisterResourceResponse is the monitor's answer to a registration.
+// [RegisterResourceResponse.IDValue] and [RegisterResourceResponse.Output]
+// read the ID and outputs as values, the way the Go SDK resolves them.
 type RegisterResourceResponse struct {
-	URN string
+	URN urn.URN
 	// ID is empty for components and for custom resources whose id is not
 	// known yet (preview).
-	ID string
-	// Outputs keep unknowns (property.Computed), secrets and resource
-	// references. Local components get an empty map.
+	ID resource.ID
+	// Outputs are what the engine sent, with unknowns (property.Computed),
+	// secrets and resource references. Local components get an empty map,
+	// and in a preview a provider that does not preview sends none.
 	Outputs              property.Map
 	Stables              []string
-	PropertyDependencies map[string][]string
+	PropertyDependencies map[string][]urn.URN
 	// Result is ResultSuccess unless the monitor reported a failed or
 	// skipped registration; then Outputs should be treated as unknown.
 	Result Result
 	// Unknown means the outputs must be treated as unknown even though the
 	// registration succeeded (e.g. a create elided by a targeted update).
 	Unknown bool
+	// DryRun means the registration was part of a preview. The client sets
+	// it when the monitor reports the deployment's (GetDeploymentInfo);
+	// host.Component.Register always does.
+	DryRun bool
+
+	custom bool         // the request's Custom
+	inputs property.Map // the request's Inputs, for Output
+}
+
+// keepUnknowns reports whether a missing or null output is unknown: in a
+// preview, or when the engine says the outputs are not known.
+func (r RegisterResourceResponse) keepUnknowns() bool {
+	return r.DryRun || r.Unknown || r.Result == ResultSkip
+}
+
+// IDValue is the resource's ID as a value that depends on the resource: a
+// string, unknown while the ID is not known (in a preview, for a resource
+// not created yet), null for a component, which has none.
+func (r RegisterResourceResponse) IDValue() property.Value {
+	var v property.Value
+	switch {
+	case !r.custom:
+		return v
+	case r.ID == "" && r.keepUnknowns():
+		v = property.New(property.Computed)
+	default:
+		v = property.New(string(r.ID))
+	}
+	return v.WithDependencies([]urn.URN{r.URN})
+}
+
+// Output is the output key, as the Go SDK resolves a resource's output, so
+// that what is derived from it waits for what it stands for: in a preview
+// (or when the engine says the outputs are not known) a missing or null
+// output is unknown, since a provider that does not preview sends none;
+// otherwise a missing output is the input of the same name, if any. The
+// value depends on the resource.
+func (r RegisterResourceResponse) Output(key string) property.Value {
+	v, ok := r.Outputs.GetOk(key)
+	switch {
+	case (!ok || v.IsNull()) && r.keepUnknowns():
+		v = property.New(property.Computed).WithSecret(v.Secret())
+	case !ok:
+		v = r.inputs.Get(key)
+	}
+	deps := v.Dependencies()
+	if r.URN != "" && !slices.Contains(deps, r.URN) {
+		deps = append(slices.Clone(deps), r.URN)
+	}
+	return v.WithDependencies(deps)
 }
 
 // RegisterResourceOutputsRequest records a component's outputs.
 type RegisterResourceOutputsRequest struct {
-	URN     string
+	URN     urn.URN
 	Outputs property.Map
 }
 
@@ -175,15 +235,15 @@ type RegisterResourceOutputsResponse struct{}
 type InvokeRequest struct {
 	Token             string
 	Args              property.Map
-	Provider          string // "urn::id"
+	Provider          providers.Reference // zero for the default
 	Version           string
 	PluginDownloadURL string
 	// DependsOn makes the monitor answer Unknown while these resources are
 	// pending (only honoured if Features().InvokeDependsOn).
-	DependsOn []string
+	DependsOn []urn.URN
 	// Parent selects the provider from the parent's providers (honoured only
 	// if Features().InvokeParent).
-	Parent string
+	Parent urn.URN
 }
 
 // InvokeResponse carries the function result. Failures come back as a
@@ -197,14 +257,14 @@ type InvokeResponse struct {
 
 // GetResourceRequest asks for a resource registered in this deployment.
 type GetResourceRequest struct {
-	URN string
+	URN urn.URN
 }
 
 // GetResourceResponse is the answer of the builtin pulumi:pulumi:getResource.
 type GetResourceResponse struct {
-	URN      string
-	ID       string // empty for components
-	Provider string // "urn::id", empty if none
+	URN      urn.URN
+	ID       resource.ID         // empty for components
+	Provider providers.Reference // zero if none
 	State    property.Map
 }
 
@@ -215,8 +275,8 @@ type CallRequest struct {
 	// Args may carry markers; dependencies on values are added to
 	// ArgDependencies.
 	Args              property.Map
-	ArgDependencies   map[string][]string
-	Provider          string // "urn::id"
+	ArgDependencies   map[string][]urn.URN
+	Provider          providers.Reference // zero for the default
 	Version           string
 	PluginDownloadURL string
 }
@@ -225,7 +285,7 @@ type CallRequest struct {
 // *FailuresError instead.
 type CallResponse struct {
 	Return             property.Map
-	ReturnDependencies map[string][]string
+	ReturnDependencies map[string][]urn.URN
 }
 
 // CheckFailure is one input the provider rejected.
@@ -249,7 +309,7 @@ const (
 type LogRequest struct {
 	Severity  Severity
 	Message   string
-	URN       string
+	URN       urn.URN
 	StreamID  int32
 	Ephemeral bool
 }

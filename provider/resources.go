@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
@@ -114,7 +115,7 @@ func (r Bucket) Create(ctx context.Context, req host.CreateRequest) (host.Create
 		return host.CreateResponse{}, fmt.Errorf("create bucket %s: %w", info.Name, err)
 	}
 	out, err := r.state(st, info)
-	return host.CreateResponse{ID: info.Name, Outputs: out}, err
+	return host.CreateResponse{ID: resource.ID(info.Name), Outputs: out}, err
 }
 
 // Read returns the bucket's live state; it also serves import by name.
@@ -123,7 +124,7 @@ func (r Bucket) Read(ctx context.Context, req host.ReadRequest) (host.ReadRespon
 	if err != nil {
 		return host.ReadResponse{}, err
 	}
-	info, err := st.GetBucket(ctx, req.ID)
+	info, err := st.GetBucket(ctx, string(req.ID))
 	if errors.Is(err, storage.ErrNotFound) {
 		return host.ReadResponse{}, nil
 	}
@@ -148,7 +149,7 @@ func (r Bucket) Update(ctx context.Context, req host.UpdateRequest) (host.Update
 	if err := host.Decode(req.Inputs, &args); err != nil {
 		return host.UpdateResponse{}, err
 	}
-	info, err := st.GetBucket(ctx, req.ID)
+	info, err := st.GetBucket(ctx, string(req.ID))
 	if err != nil {
 		return host.UpdateResponse{}, fmt.Errorf("update bucket %s: %w", req.ID, err)
 	}
@@ -166,7 +167,7 @@ func (r Bucket) Delete(ctx context.Context, req host.DeleteRequest) (host.Delete
 	if err != nil {
 		return host.DeleteResponse{}, err
 	}
-	return host.DeleteResponse{}, st.DeleteBucket(ctx, req.ID)
+	return host.DeleteResponse{}, st.DeleteBucket(ctx, string(req.ID))
 }
 
 func randomHex(n int) string {
@@ -293,9 +294,9 @@ func (r BucketObject) Create(ctx context.Context, req host.CreateRequest) (host.
 	if err != nil {
 		return host.CreateResponse{}, err
 	}
-	id := out.Get("bucket").AsString() + "/" + out.Get("key").AsString()
+	id := resource.ID(out.Get("bucket").AsString() + "/" + out.Get("key").AsString())
 	if injectFault != nil {
-		if err := injectFault(ctx, "object-create", id); err != nil {
+		if err := injectFault(ctx, "object-create", string(id)); err != nil {
 			// The object exists: report it so the engine records it.
 			return host.CreateResponse{}, &host.PartialError{ID: id, Outputs: out, Err: err}
 		}
@@ -316,7 +317,7 @@ func (r BucketObject) Read(ctx context.Context, req host.ReadRequest) (host.Read
 	if err != nil {
 		return host.ReadResponse{}, err
 	}
-	bucket, key, ok := strings.Cut(req.ID, "/")
+	bucket, key, ok := strings.Cut(string(req.ID), "/")
 	if !ok {
 		return host.ReadResponse{}, host.Errorf("id", "object IDs have the form bucket/key, got %q", req.ID)
 	}
@@ -342,6 +343,6 @@ func (r BucketObject) Delete(ctx context.Context, req host.DeleteRequest) (host.
 	if err != nil {
 		return host.DeleteResponse{}, err
 	}
-	bucket, key, _ := strings.Cut(req.ID, "/")
+	bucket, key, _ := strings.Cut(string(req.ID), "/")
 	return host.DeleteResponse{}, st.DeleteObject(ctx, bucket, key)
 }

@@ -76,6 +76,14 @@ func encodeMap(m property.Map, o encodeOpts) (*structpb.Struct, error) {
 	})
 }
 
+func urnStrings(us []urn.URN) []string {
+	out := make([]string, len(us))
+	for i, u := range us {
+		out[i] = string(u)
+	}
+	return out
+}
+
 // stripDeps drops dependency markers, as a provider's outputs have none.
 func stripDeps(v property.Value) property.Value {
 	v = v.WithDependencies(nil)
@@ -290,7 +298,7 @@ func (s *monitorServer) RegisterResource(
 			if resp.PropertyDependencies == nil {
 				resp.PropertyDependencies = map[string]*pulumirpc.RegisterResourceResponse_PropertyDependencies{}
 			}
-			resp.PropertyDependencies[k] = &pulumirpc.RegisterResourceResponse_PropertyDependencies{Urns: deps}
+			resp.PropertyDependencies[k] = &pulumirpc.RegisterResourceResponse_PropertyDependencies{Urns: urnStrings(deps)}
 		}
 	}
 	return resp, nil
@@ -420,7 +428,10 @@ func (s *monitorServer) Call(_ context.Context, req *pulumirpc.ResourceCallReque
 		return nil, status.Errorf(codes.Internal, "encoding return: %v", err)
 	}
 	resp := &pulumirpc.CallResponse{Return: obj, Failures: toRPCFailures(res.Failures)}
-	deps := monitorclient.DependencyMap(res.Return)
+	deps := map[string][]string{}
+	for k, v := range monitorclient.DependencyMap(res.Return) {
+		deps[k] = urnStrings(v)
+	}
 	for k, v := range res.ReturnDependencies {
 		deps[k] = append(deps[k], v...)
 	}

@@ -64,7 +64,7 @@ func (p *program) Run(ctx context.Context, info engine.RunInfo) error {
 	}
 
 	p.Outputs = make([]property.Map, p.Sites)
-	siteURNs := make([]string, p.Sites)
+	siteURNs := make([]urn.URN, p.Sites)
 	start := time.Now()
 	g, gctx := errgroup.WithContext(ctx)
 	for i := range p.Sites {
@@ -91,7 +91,7 @@ func (p *program) Run(ctx context.Context, info engine.RunInfo) error {
 			// to a default provider started for it.
 			Provider: componentRef,
 			Args: property.NewMap(map[string]property.Value{
-				"__self__": property.New(property.ResourceReference{URN: urn.URN(siteURNs[0])}),
+				"__self__": property.New(property.ResourceReference{URN: siteURNs[0]}),
 				"page":     property.New("about.html"),
 			}),
 		})
@@ -107,19 +107,15 @@ func (p *program) Run(ctx context.Context, info engine.RunInfo) error {
 
 // registerProvider registers an explicit sitekit provider with mem://
 // storage and returns its reference.
-func registerProvider(ctx context.Context, c *monitorclient.Client, stack, name string) (string, error) {
+func registerProvider(ctx context.Context, c *monitorclient.Client, stack urn.URN, name string) (providers.Reference, error) {
 	prov, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
 		Type: "pulumi:providers:sitekit", Name: name, Custom: true, Parent: stack,
 		Inputs: property.NewMap(map[string]property.Value{"storageUrl": property.New("mem://")}),
 	})
 	if err != nil {
-		return "", err
+		return providers.Reference{}, err
 	}
-	id := prov.ID
-	if id == "" {
-		id = providers.UnknownID
-	}
-	return prov.URN + "::" + id, nil
+	return providers.NewReference(prov.URN, prov.ID) // an empty ID is providers.UnknownID
 }
 
 func pageNames(n int) []string {
@@ -143,11 +139,11 @@ func siteInputs(pages int) property.Map {
 
 // remoteSite registers one Site as a remote component: one Construct, by
 // the component provider, whose custom children use the children's.
-func remoteSite(ctx context.Context, c *monitorclient.Client, stack, componentRef, childrenRef, name string, pages int) (string, property.Map, error) {
+func remoteSite(ctx context.Context, c *monitorclient.Client, stack urn.URN, componentRef, childrenRef providers.Reference, name string, pages int) (urn.URN, property.Map, error) {
 	resp, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
 		Type: components.SiteType, Name: name, Parent: stack, Remote: true,
 		Provider:  componentRef,
-		Providers: map[string]string{"sitekit": childrenRef},
+		Providers: map[string]providers.Reference{"sitekit": childrenRef},
 		Inputs:    siteInputs(pages),
 	})
 	return resp.URN, resp.Outputs, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
@@ -40,7 +41,7 @@ func buildBoom(ctx context.Context, c *host.Component, args boomArgs) (boomOutpu
 	if err != nil {
 		return boomOutputs{}, err
 	}
-	return boomOutputs{Child: child.URN}, nil
+	return boomOutputs{Child: string(child.URN)}, nil
 }
 
 func poke(ctx context.Context, self *host.Component, args boomArgs) (string, error) {
@@ -83,12 +84,12 @@ func (b *slowBackend) Create(ctx context.Context, req host.CreateRequest) (host.
 	b.created[id] = true
 	b.mu.Unlock()
 	if !args.Wait {
-		return host.CreateResponse{ID: id, Outputs: property.NewMap(map[string]property.Value{"state": property.New("ready")})}, nil
+		return host.CreateResponse{ID: resource.ID(id), Outputs: property.NewMap(map[string]property.Value{"state": property.New("ready")})}, nil
 	}
 	out := property.NewMap(map[string]property.Value{"state": property.New("creating")})
 	b.started <- id
 	<-ctx.Done()
-	return host.CreateResponse{}, &host.PartialError{ID: id, Outputs: out, Err: fmt.Errorf("create of %s interrupted: %w", id, ctx.Err())}
+	return host.CreateResponse{}, &host.PartialError{ID: resource.ID(id), Outputs: out, Err: fmt.Errorf("create of %s interrupted: %w", id, ctx.Err())}
 }
 
 func (b *slowBackend) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {

@@ -34,7 +34,9 @@ func panicArgs(t *testing.T, panics bool, extra ...resource.PropertyMap) *struct
 	return mustStruct(t, m)
 }
 
-// wantPanicError checks that err reports a panic, naming where it happened.
+// wantPanicError checks that err reports a panic, saying where it happened
+// beyond what the engine prints before it (the resource, method or
+// function).
 func wantPanicError(t *testing.T, err error, wants ...string) {
 	t.Helper()
 	if err == nil {
@@ -73,7 +75,7 @@ func TestPanicFailsOnlyThatCall(t *testing.T) {
 
 	t.Run("component", func(t *testing.T) {
 		_, err := construct("bad", true)
-		wantPanicError(t, err, boomComp, "boom in component bad")
+		wantPanicError(t, err, "panic in component code: boom in component bad")
 		if _, err := construct("good", false); err != nil {
 			t.Fatalf("the next Construct: %v", err)
 		}
@@ -88,7 +90,7 @@ func TestPanicFailsOnlyThatCall(t *testing.T) {
 			})
 		}
 		_, err := call(true)
-		wantPanicError(t, err, boomMethod, "boom in method on good")
+		wantPanicError(t, err, `on "good": panic in component code: boom in method on good`)
 		resp, err := call(false)
 		if err != nil || len(resp.GetFailures()) > 0 {
 			t.Fatalf("the next Call: %v %v", resp.GetFailures(), err)
@@ -99,7 +101,7 @@ func TestPanicFailsOnlyThatCall(t *testing.T) {
 	})
 	t.Run("function", func(t *testing.T) {
 		_, err := c.Invoke(ctx, &pulumirpc.InvokeRequest{Tok: boomFunc, Args: panicArgs(t, true)})
-		wantPanicError(t, err, boomFunc, "boom in function")
+		wantPanicError(t, err, "panic in function code: boom in function")
 		resp, err := c.Invoke(ctx, &pulumirpc.InvokeRequest{Tok: boomFunc, Args: panicArgs(t, false)})
 		if err != nil || len(resp.GetFailures()) > 0 {
 			t.Fatalf("the next Invoke: %v %v", resp.GetFailures(), err)

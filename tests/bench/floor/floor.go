@@ -9,6 +9,8 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
@@ -62,7 +64,13 @@ func (s *Server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 	if s.sending == Bounded {
 		inFlight = int(req.GetParallel())
 	}
-	urn, outputs, err := Site(ctx, c, inFlight, req.GetParent(), req.GetProviders()["sitekit"], req.GetName(), pages)
+	var ref providers.Reference // none: the default provider
+	if s := req.GetProviders()["sitekit"]; s != "" {
+		if ref, err = providers.ParseReference(s); err != nil {
+			return nil, status.Error(codes.InvalidArgument, err.Error())
+		}
+	}
+	u, outputs, err := Site(ctx, c, inFlight, urn.URN(req.GetParent()), ref, req.GetName(), pages)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +86,7 @@ func (s *Server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 		}
 		deps[k] = &pulumirpc.ConstructResponse_PropertyDependencies{Urns: urns}
 	}
-	return &pulumirpc.ConstructResponse{Urn: urn, State: state, StateDependencies: deps}, nil
+	return &pulumirpc.ConstructResponse{Urn: string(u), State: state, StateDependencies: deps}, nil
 }
 
 // pageContents reads the Site's pages input: page name to content, sorted

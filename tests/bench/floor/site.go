@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"golang.org/x/sync/errgroup"
@@ -22,7 +23,7 @@ type Page struct{ Name, Content string }
 // them, every independent registration at once (a goroutine each, as the
 // Go SDK does), or at most inFlight at once if inFlight > 0. Custom
 // children use the provider ref. It returns the Site's URN and outputs.
-func Site(ctx context.Context, c *monitorclient.Client, inFlight int, parent, ref, name string, pages []Page) (string, property.Map, error) {
+func Site(ctx context.Context, c *monitorclient.Client, inFlight int, parent urn.URN, ref providers.Reference, name string, pages []Page) (urn.URN, property.Map, error) {
 	register := c.RegisterResource
 	if inFlight > 0 {
 		sem := make(chan struct{}, inFlight)
@@ -32,9 +33,8 @@ func Site(ctx context.Context, c *monitorclient.Client, inFlight int, parent, re
 			return c.RegisterResource(ctx, req)
 		}
 	}
-	providers := map[string]string{"sitekit": ref}
 	site, err := register(ctx, monitorclient.RegisterResourceRequest{
-		Type: components.SiteType, Name: name, Parent: parent, Providers: providers,
+		Type: components.SiteType, Name: name, Parent: parent, Providers: map[string]providers.Reference{"sitekit": ref},
 	})
 	if err != nil {
 		return "", property.Map{}, err
@@ -48,9 +48,9 @@ func Site(ctx context.Context, c *monitorclient.Client, inFlight int, parent, re
 	if err != nil {
 		return "", property.Map{}, err
 	}
-	bucketDep := []urn.URN{urn.URN(bucket.URN)}
+	bucketDep := []urn.URN{bucket.URN}
 	bucketName := bucket.Outputs.Get("bucketName").WithDependencies(bucketDep)
-	object := func(ctx context.Context, parent, name, key string, content property.Value) (monitorclient.RegisterResourceResponse, error) {
+	object := func(ctx context.Context, parent urn.URN, name, key string, content property.Value) (monitorclient.RegisterResourceResponse, error) {
 		return register(ctx, monitorclient.RegisterResourceRequest{
 			Type: components.BucketObjectType, Name: name, Custom: true, Parent: parent, Provider: ref,
 			Inputs: property.NewMap(map[string]property.Value{
@@ -93,7 +93,7 @@ func Site(ctx context.Context, c *monitorclient.Client, inFlight int, parent, re
 				obj, err := object(pctx, ps.URN, psName+"-"+page.Name, "pages/"+page.Name, property.New(page.Content))
 				if err == nil {
 					mu.Lock()
-					pageDeps = append(pageDeps, urn.URN(obj.URN))
+					pageDeps = append(pageDeps, obj.URN)
 					mu.Unlock()
 				}
 				return err
@@ -119,13 +119,13 @@ func Site(ctx context.Context, c *monitorclient.Client, inFlight int, parent, re
 	}
 	bucketID := property.New(property.Computed)
 	if bucket.ID != "" {
-		bucketID = property.New(bucket.ID)
+		bucketID = property.New(string(bucket.ID))
 	}
 	outputs := property.NewMap(map[string]property.Value{
 		"url":        url.WithDependencies(bucketDep),
 		"bucketName": bucketName,
 		"pageCount":  property.New(pageCount + 2).WithDependencies(pageDeps),
-		"bucket":     property.New(property.ResourceReference{URN: urn.URN(bucket.URN), ID: bucketID}).WithDependencies(bucketDep),
+		"bucket":     property.New(property.ResourceReference{URN: bucket.URN, ID: bucketID}).WithDependencies(bucketDep),
 	})
 	_, err = c.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: site.URN, Outputs: outputs})
 	return site.URN, outputs, err

@@ -19,6 +19,7 @@ import (
 	"encoding/hex"
 	"strings"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
@@ -231,7 +232,7 @@ func (Vault) Create(ctx context.Context, req host.CreateRequest) (host.CreateRes
 	if err != nil {
 		return host.CreateResponse{}, err
 	}
-	return host.CreateResponse{ID: "vault-" + req.Name, Outputs: out}, nil
+	return host.CreateResponse{ID: resource.ID("vault-" + req.Name), Outputs: out}, nil
 }
 
 // Read recomputes the outputs from the recorded inputs: nothing changes
