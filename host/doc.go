@@ -25,7 +25,10 @@
 // it ([monitorclient.RegisterResourceResponse.Output] and IDValue, unknown
 // in a preview where the engine sent none). [Apply] derives values the way
 // an output's apply does ([ApplyErr] when that can fail);
-// [Component.Resolve] reads a referenced resource through the engine.
+// [Component.Resolve] reads a referenced resource through the engine;
+// [Component.Invoke] calls any package's function and [Component.Call] a
+// method of another resource, with unknown results in a preview when an
+// argument is unknown, as the SDKs give them.
 //
 // The package schema comes from one of two places. Go-first: without
 // [WithSchema], [New] builds it from the Go types of the registrations (struct

@@ -1,0 +1,100 @@
+package host
+
+import (
+	"context"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// Invoke calls a function of any package, as an output-form invoke of the
+// SDKs does from inside a component:
+//   - the provider is req.Provider, else the one the program passed in
+//     `providers` for the function's package, else the default;
+//   - arguments holding an unknown (in a preview) give an unknown result
+//     (resp.Unknown) without calling the provider;
+//   - the result is secret if an argument was, and every value depends on
+//     what the arguments depend on;
+//   - the engine holds the call while a dependency is still being created
+//     (DependsOn, if the engine supports it), and answers Unknown then.
+//
+// A function's failures come back as a *monitorclient.FailuresError.
+func (c *Component) Invoke(ctx context.Context, req monitorclient.InvokeRequest) (monitorclient.InvokeResponse, error) {
+	step := "invoke " + req.Token
+	args := property.New(req.Args)
+	if args.HasComputed() {
+		return monitorclient.InvokeResponse{Unknown: true}, nil
+	}
+	if req.Provider.URN() == "" {
+		if ref, ok := c.opts.Providers[packageOf(req.Token)]; ok {
+			req.Provider = ref
+		}
+	}
+	deps := monitorclient.Dependencies(args)
+	if req.DependsOn == nil {
+		req.DependsOn = deps
+	}
+	req.Args = c.seal(req.Args)
+	resp, err := c.monitor.Invoke(ctx, req)
+	if err != nil {
+		return resp, &StepError{Token: c.token, Name: c.name, Step: step, Err: err}
+	}
+	out := resp.Return
+	if args.HasSecrets() {
+		out = allSecret(out)
+	}
+	resp.Return = c.seal(withDependencies(out, deps))
+	return resp, nil
+}
+
+// Call calls a method of another resource (its resource reference in
+// Args["__self__"]), as the SDKs' method calls do: arguments holding an
+// unknown give an unknown result (Unknown) without calling it; the
+// provider is req.Provider, else the receiver's own, read from the engine;
+// the result keeps the markers the method set, and depends on what the
+// method says it depends on.
+func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (CallResult, error) {
+	step := "call " + req.Token
+	if property.New(req.Args).HasComputed() {
+		return CallResult{Unknown: true}, nil
+	}
+	if self, ok := req.Args.GetOk("__self__"); ok && self.IsResourceReference() && req.Provider.URN() == "" {
+		got, err := c.monitor.GetResource(ctx, monitorclient.GetResourceRequest{URN: self.AsResourceReference().URN})
+		if err != nil {
+			return CallResult{}, &StepError{Token: c.token, Name: c.name, Step: step, Err: err}
+		}
+		req.Provider = got.Provider
+	}
+	req.Args = c.seal(req.Args)
+	resp, err := c.monitor.Call(ctx, req)
+	if err != nil {
+		return CallResult{}, &StepError{Token: c.token, Name: c.name, Step: step, Err: err}
+	}
+	out := resp.Return
+	for k, deps := range resp.ReturnDependencies {
+		if v, ok := out.GetOk(k); ok {
+			for _, d := range deps {
+				v = v.WithDependencies(appendUnique(v.Dependencies(), d))
+			}
+			out = out.Set(k, v)
+		}
+	}
+	return CallResult{Return: c.seal(out)}, nil
+}
+
+// CallResult is what [Component.Call] returns: the method's results, each
+// with its dependencies as markers, or Unknown in a preview.
+type CallResult struct {
+	Return  property.Map
+	Unknown bool
+}
+
+// withDependencies adds deps to every value of m.
+func withDependencies(m property.Map, deps []urn.URN) property.Map {
+	for _, d := range deps {
+		m = withDependency(m, d)
+	}
+	return m
+}

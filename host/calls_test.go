@@ -1,0 +1,164 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+type rawCompArgs struct {
+	Greeting property.Value `pulumi:"greeting"`
+}
+
+type rawCompOut struct {
+	Shout property.Value `pulumi:"shout"`
+}
+
+const (
+	srcURN   = "urn:pulumi:dev::proj::test:index:Source::src"
+	otherRef = "urn:pulumi:dev::proj::pulumi:providers:other::p1::id1"
+)
+
+// lookupComponent shouts what the function other:index:lookup answers for
+// its greeting.
+func lookupComponent(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
+	resp, err := c.Invoke(ctx, monitorclient.InvokeRequest{
+		Token: "other:index:lookup",
+		Args:  property.NewMap(map[string]property.Value{"key": args.Greeting}),
+	})
+	if err != nil {
+		return rawCompOut{}, err
+	}
+	if resp.Unknown {
+		return rawCompOut{Shout: property.New(property.Computed)}, nil
+	}
+	return rawCompOut{Shout: resp.Return.Get("value")}, nil
+}
+
+// constructLookup constructs test:index:Comp as lookupComponent with the
+// greeting, depending on srcURN, under the provider otherRef for "other".
+func constructLookup(t *testing.T, mon *fakemonitor.Monitor, greeting resource.PropertyValue, dryRun bool) resource.PropertyMap {
+	t.Helper()
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp", lookupComponent))
+	req := constructReq(mon, "test:index:Comp", "c", nil)
+	req.DryRun = dryRun
+	req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{"greeting": greeting}, plugin.MarshalOptions{KeepSecrets: true, KeepUnknowns: true})
+	req.InputDependencies = map[string]*pulumirpc.ConstructRequest_PropertyDependencies{"greeting": {Urns: []string{srcURN}}}
+	req.Providers = map[string]string{"other": otherRef}
+	resp, err := client.Construct(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepSecrets: true, KeepUnknowns: true, KeepOutputValues: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deps := resp.GetStateDependencies()["shout"].GetUrns(); !dryRun && !slices.Contains(deps, srcURN) {
+		t.Errorf("shout depends on %v, want the greeting's dependency %s", deps, srcURN)
+	}
+	return state
+}
+
+func lookupHook(inv fakemonitor.Invocation) (fakemonitor.InvokeResult, error) {
+	return fakemonitor.InvokeResult{Return: property.NewMap(map[string]property.Value{
+		"value": property.New("found " + inv.Args.Get("key").AsString()),
+	})}, nil
+}
+
+// A component's function call goes to the provider the program passed for
+// the function's package, is gated on the arguments' dependencies, and
+// its result is secret when an argument was and depends on what they did.
+func TestComponentInvoke(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t, fakemonitor.WithInvokeHook(lookupHook))
+	state := constructLookup(t, mon, resource.MakeSecret(resource.NewProperty("hi")), false)
+	if got := state["shout"]; !got.IsSecret() || got.SecretValue().Element != resource.NewProperty("found hi") {
+		t.Errorf("shout = %v, want the secret %q", got, "found hi")
+	}
+	invs := mon.Invocations()
+	if len(invs) != 1 {
+		t.Fatalf("invocations %v, want one", invs)
+	}
+	if inv := invs[0]; inv.Provider != otherRef || !slices.Equal(inv.DependsOn, []string{srcURN}) || !inv.Args.Get("key").Secret() {
+		t.Errorf("invoked with provider %q, dependsOn %v, args %v; want %s, [%s] and a secret key", inv.Provider, inv.DependsOn, inv.Args, otherRef, srcURN)
+	}
+}
+
+// In a preview, an unknown argument gives an unknown result, and the
+// provider is not called.
+func TestComponentInvokeUnknownInPreview(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t, fakemonitor.WithDryRun(true), fakemonitor.WithInvokeHook(lookupHook))
+	state := constructLookup(t, mon, resource.MakeComputed(resource.NewProperty("")), true)
+	if got := state["shout"]; !got.ContainsUnknowns() {
+		t.Errorf("shout = %v, want unknown", got)
+	}
+	if invs := mon.Invocations(); len(invs) != 0 {
+		t.Errorf("the provider was called with unknown arguments: %v", invs)
+	}
+}
+
+// A component calls a method of a resource it holds: the call goes to that
+// resource's provider, and the result keeps the dependencies the method
+// reported. A failure comes back as an error naming the method.
+func TestComponentCall(t *testing.T) {
+	t.Parallel()
+	mon := fakemonitor.Start(t, fakemonitor.WithCallHook(func(c fakemonitor.Call) (fakemonitor.CallResult, error) {
+		if c.Args.Get("style").AsString() == "bad" {
+			return fakemonitor.CallResult{Failures: []fakemonitor.CheckFailure{{Property: "style", Reason: "unknown style"}}}, nil
+		}
+		self := string(c.Args.Get("__self__").AsResourceReference().URN)
+		return fakemonitor.CallResult{
+			Return:             property.NewMap(map[string]property.Value{"text": property.New("described " + c.Args.Get("style").AsString())}),
+			ReturnDependencies: map[string][]string{"text": {self}},
+		}, nil
+	}))
+	var calls []fakemonitor.Call
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
+			thing, err := c.Register(ctx, monitorclient.RegisterResourceRequest{Type: "other:index:Thing", Name: "thing", Custom: true})
+			if err != nil {
+				return rawCompOut{}, err
+			}
+			call := func(style string) (host.CallResult, error) {
+				return c.Call(ctx, monitorclient.CallRequest{Token: "other:index:Thing/describe", Args: property.NewMap(map[string]property.Value{
+					"__self__": property.New(property.ResourceReference{URN: thing.URN, ID: property.New(string(thing.ID))}),
+					"style":    property.New(style),
+				})})
+			}
+			resp, err := call(args.Greeting.AsString())
+			if err != nil {
+				return rawCompOut{}, err
+			}
+			calls = mon.Calls()
+			var fe *monitorclient.FailuresError
+			if _, err := call("bad"); !errors.As(err, &fe) || fe.Failures[0].Property != "style" {
+				return rawCompOut{}, errors.New("a failing call did not report its failure")
+			}
+			return rawCompOut{Shout: resp.Return.Get("text")}, nil
+		}))
+	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "plain"})
+	req.Providers = map[string]string{"other": otherRef}
+	resp, err := client.Construct(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 1 || calls[0].Provider != otherRef {
+		t.Fatalf("calls %v, want one to the thing's provider %s", calls, otherRef)
+	}
+	deps := resp.GetStateDependencies()["shout"].GetUrns()
+	if len(deps) != 1 || !urn.URN(deps[0]).IsValid() || urn.URN(deps[0]).Name() != "thing" {
+		t.Errorf("shout depends on %v, want the thing", deps)
+	}
+}
