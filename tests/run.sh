@@ -12,7 +12,7 @@ export POLYHOST_REQUIRE_PULUMI=1
 go vet ./...
 # The Go example is a module of its own, on the generated SDK.
 (cd examples/go && go vet ./...)
-(cd tests/portal && go vet ./...)
+(cd tests/portal && go vet ./... && go test -count=1 ./...)
 go test -count=1 ./...
 # Modules of their own, with pkg/v3: the language host with Pulumi's
 # generators, and the tests that judge host/schema by Pulumi's binder.

@@ -225,6 +225,8 @@ func (p *Package) validate() error {
 				fail("%s: method %q: function %q has no __self__ input", tok, name, fn)
 			case methodOf[fn] != "":
 				fail("%s: method %q: function %q is already a method of %s", tok, name, fn, methodOf[fn])
+			case hasProperty(r.Properties, name):
+				fail("%s: method %q has the name of one of its properties (an SDK's class would have both)", tok, name)
 			}
 			methodOf[fn] = tok
 		}

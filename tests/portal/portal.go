@@ -89,5 +89,8 @@ func Options(version string) []host.Option {
 		host.WithSchema(Schema),
 		gosdk.Component("portal:index:Portal", NewPortal),
 		gosdk.Method("portal:index:Portal/pageUrl", PageURL),
+		host.WithResource(GateType, Gate{}),
+		host.WithComponent("portal:index:Door", BuildDoor),
+		host.WithMethod("portal:index:Door/openGate", DoorGate),
 	}
 }

@@ -237,6 +237,16 @@ resources:
     isComponent: true
     methods: {describe: pkg:index:Thing/nope}
 `},
+		{name: "a method named like a property", refuse: true, schema: `
+resources:
+  pkg:index:Thing:
+    isComponent: true
+    properties: {describe: {type: string}}
+    methods: {describe: pkg:index:Thing/describe}
+functions:
+  pkg:index:Thing/describe:
+    inputs: {properties: {__self__: {$ref: "#/resources/pkg:index:Thing"}}, required: [__self__]}
+`},
 		{name: "an array without items", refuse: true, schema: `
 resources:
   pkg:index:Thing:

@@ -1,0 +1,69 @@
+package portal
+
+import (
+	"context"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host"
+)
+
+// GateType has a module of its own: a $ref writes its "/" as %2F.
+const GateType = "portal:index/gate:Gate"
+
+// Gate is the custom resource GateType, kept only in the state: its ID is
+// its name and its outputs are its inputs.
+type Gate struct{}
+
+var _ host.Resource = Gate{}
+
+func (Gate) Create(_ context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+	return host.CreateResponse{ID: resource.ID("gate-" + req.Name), Outputs: req.Inputs}, nil
+}
+
+func (Gate) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
+	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+}
+
+func (Gate) Update(_ context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
+	return host.UpdateResponse{Outputs: req.Inputs}, nil
+}
+
+func (Gate) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
+	return host.DeleteResponse{}, nil
+}
+
+// DoorArgs take a reference to a Gate.
+type DoorArgs struct {
+	Gate property.Value `pulumi:"gate"`
+}
+
+// DoorOutputs hand the Gate back, with its label read through the engine.
+type DoorOutputs struct {
+	Gate  property.Value `pulumi:"gate"`
+	Label property.Value `pulumi:"label"`
+}
+
+// BuildDoor is portal:index:Door, on the raw path beside the Go SDK's
+// Portal: it resolves the Gate it is given and returns it.
+func BuildDoor(ctx context.Context, c *host.Component, args DoorArgs) (DoorOutputs, error) {
+	gate, err := c.Resolve(ctx, args.Gate)
+	if err != nil {
+		return DoorOutputs{}, host.Errorf("gate", "%v", err)
+	}
+	label := property.New(property.Computed)
+	if gate.Known {
+		label = gate.State.Get("label")
+	}
+	return DoorOutputs{Gate: args.Gate, Label: label.WithDependencies(args.Gate.Dependencies())}, nil
+}
+
+type doorGateResult struct {
+	Gate property.Value `pulumi:"gate"`
+}
+
+// DoorGate is Door.openGate: the Door's Gate, as a method result.
+func DoorGate(_ context.Context, self *host.Component, _ struct{}) (doorGateResult, error) {
+	return doorGateResult{Gate: self.State().Get("gate")}, nil
+}
