@@ -13,7 +13,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/polyhost/polyhost/host"
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -48,7 +48,7 @@ func lookupComponent(ctx context.Context, c *host.Component, args rawCompArgs) (
 
 // constructLookup constructs test:index:Comp as lookupComponent with the
 // greeting, depending on srcURN, under the provider otherRef for "other".
-func constructLookup(t *testing.T, mon *fakemonitor.Monitor, greeting resource.PropertyValue, dryRun bool) resource.PropertyMap {
+func constructLookup(t *testing.T, mon *hosttest.Monitor, greeting resource.PropertyValue, dryRun bool) resource.PropertyMap {
 	t.Helper()
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp", lookupComponent))
 	req := constructReq(mon, "test:index:Comp", "c", nil)
@@ -70,8 +70,8 @@ func constructLookup(t *testing.T, mon *fakemonitor.Monitor, greeting resource.P
 	return state
 }
 
-func lookupHook(inv fakemonitor.Invocation) (fakemonitor.InvokeResult, error) {
-	return fakemonitor.InvokeResult{Return: property.NewMap(map[string]property.Value{
+func lookupHook(inv hosttest.Invocation) (hosttest.InvokeResult, error) {
+	return hosttest.InvokeResult{Return: property.NewMap(map[string]property.Value{
 		"value": property.New("found " + inv.Args.Get("key").AsString()),
 	})}, nil
 }
@@ -81,7 +81,7 @@ func lookupHook(inv fakemonitor.Invocation) (fakemonitor.InvokeResult, error) {
 // its result is secret when an argument was and depends on what they did.
 func TestComponentInvoke(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithInvokeHook(lookupHook))
+	mon := hosttest.Start(t, hosttest.WithInvokeHook(lookupHook))
 	state := constructLookup(t, mon, resource.MakeSecret(resource.NewProperty("hi")), false)
 	if got := state["shout"]; !got.IsSecret() || got.SecretValue().Element != resource.NewProperty("found hi") {
 		t.Errorf("shout = %v, want the secret %q", got, "found hi")
@@ -99,7 +99,7 @@ func TestComponentInvoke(t *testing.T) {
 // provider is not called.
 func TestComponentInvokeUnknownInPreview(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithDryRun(true), fakemonitor.WithInvokeHook(lookupHook))
+	mon := hosttest.Start(t, hosttest.WithDryRun(true), hosttest.WithInvokeHook(lookupHook))
 	state := constructLookup(t, mon, resource.MakeComputed(resource.NewProperty("")), true)
 	if got := state["shout"]; !got.ContainsUnknowns() {
 		t.Errorf("shout = %v, want unknown", got)
@@ -114,17 +114,17 @@ func TestComponentInvokeUnknownInPreview(t *testing.T) {
 // reported. A failure comes back as an error naming the method.
 func TestComponentCall(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithCallHook(func(c fakemonitor.Call) (fakemonitor.CallResult, error) {
+	mon := hosttest.Start(t, hosttest.WithCallHook(func(c hosttest.Call) (hosttest.CallResult, error) {
 		if c.Args.Get("style").AsString() == "bad" {
-			return fakemonitor.CallResult{Failures: []fakemonitor.CheckFailure{{Property: "style", Reason: "unknown style"}}}, nil
+			return hosttest.CallResult{Failures: []hosttest.CheckFailure{{Property: "style", Reason: "unknown style"}}}, nil
 		}
 		self := string(c.Args.Get("__self__").AsResourceReference().URN)
-		return fakemonitor.CallResult{
+		return hosttest.CallResult{
 			Return:             property.NewMap(map[string]property.Value{"text": property.New("described " + c.Args.Get("style").AsString())}),
 			ReturnDependencies: map[string][]string{"text": {self}},
 		}, nil
 	}))
-	var calls []fakemonitor.Call
+	var calls []hosttest.Call
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
 			thing, err := c.Register(ctx, monitorclient.RegisterResourceRequest{Type: "other:index:Thing", Name: "thing", Custom: true})

@@ -16,7 +16,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/polyhost/polyhost/host"
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 type vaultArgs struct {
@@ -46,7 +46,7 @@ func wireError(t *testing.T, err error) (codes.Code, string, []string) {
 // in more context keeps it in the message, and its details.
 func TestConstructInputErrorOnTheWire(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
 		func(ctx context.Context, c *host.Component, args vaultArgs) (compOut, error) {
 			if strings.HasPrefix(args.Password, "wrap") {
@@ -110,7 +110,7 @@ func TestConstructInputErrorOnTheWire(t *testing.T) {
 // Construct, would print details as if they were the component's inputs.
 func TestConfigureInputErrorOnTheWire(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithConfigure(func(ctx context.Context, config property.Map) error {
 		return host.Errorf("token", "%q is revoked", config.Get("token").AsString())
 	}))
@@ -149,7 +149,7 @@ func (checkedResource) Check(_ context.Context, req host.CheckRequest) (host.Che
 // failure about a secret input names the property in its reason instead.
 func TestCheckFailureAboutSecretNamesNoProperty(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithResource("test:index:Thing", checkedResource{}))
 	news, err := plugin.MarshalProperties(resource.PropertyMap{
 		"password": resource.MakeSecret(resource.NewProperty("hunter2-xyz")),
@@ -179,7 +179,7 @@ func TestCheckFailureAboutSecretNamesNoProperty(t *testing.T) {
 // out; a nested component's error still names the nested one.
 func TestErrorsDoNotRepeatWhatTheEngineNames(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(),
 		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
 			if args.Greeting != "nested" {

@@ -14,7 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/polyhost/polyhost/host"
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 // The shop package: one of each thing a schema built from Go types says.
@@ -345,7 +345,7 @@ func TestGoFirstProviderServesAndChecksItsSchema(t *testing.T) {
 		t.Errorf("served %s\nwant the schema SchemaFromTypes writes:\n%s", resp.GetSchema(), shopSchema)
 	}
 
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	_, err = srv.Construct(context.Background(), constructReq(mon, "shop:index:Store", "s", map[string]any{
 		"name": "n", "key": "k", "address": map[string]any{"street": "High St"}, "size": "medium",
 	}))

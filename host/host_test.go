@@ -25,7 +25,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -148,7 +148,7 @@ func (w portWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func constructReq(mon *fakemonitor.Monitor, typ, name string, inputs map[string]any) *pulumirpc.ConstructRequest {
+func constructReq(mon *hosttest.Monitor, typ, name string, inputs map[string]any) *pulumirpc.ConstructRequest {
 	s, err := plugin.MarshalProperties(resource.NewPropertyMapFromMap(inputs), plugin.MarshalOptions{})
 	if err != nil {
 		panic(err)
@@ -161,7 +161,7 @@ func constructReq(mon *fakemonitor.Monitor, typ, name string, inputs map[string]
 // registration, as the Go SDK's construct passes them on.
 func TestConstructForwardsOptions(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
 			return compOut{Shout: args.Greeting}, nil
@@ -203,7 +203,7 @@ func TestConstructForwardsOptions(t *testing.T) {
 
 func TestPanicInComponentFailsOnlyThatCall(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	calls := 0
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
@@ -218,7 +218,7 @@ func TestPanicInComponentFailsOnlyThatCall(t *testing.T) {
 	if msg := status.Convert(err).Message(); !strings.HasPrefix(msg, "panic in component code: assignment to entry in nil map") {
 		t.Fatalf("error = %v, want a panic error", err)
 	}
-	if !slices.ContainsFunc(mon.Logs(), func(l fakemonitor.LogEntry) bool {
+	if !slices.ContainsFunc(mon.Logs(), func(l hosttest.LogEntry) bool {
 		return strings.HasPrefix(l.Message, `test:index:Comp "c": construct: panic in component code`) && strings.Contains(l.Message, "goroutine")
 	}) {
 		t.Errorf("no debug log names the component and has the stack: %v", mon.Logs())
@@ -237,7 +237,7 @@ func TestPanicInComponentFailsOnlyThatCall(t *testing.T) {
 
 func TestCancelAbortsInFlightConstruct(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	started := make(chan struct{})
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
@@ -270,7 +270,7 @@ func TestCancelAbortsInFlightConstruct(t *testing.T) {
 // named.
 func TestConfigStringsDecoded(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr())
 	check := func(retries string) *pulumirpc.CheckResponse {
 		s, _ := plugin.MarshalProperties(resource.PropertyMap{"retries": resource.NewProperty(retries)}, plugin.MarshalOptions{})
@@ -295,7 +295,7 @@ func TestConfigStringsDecoded(t *testing.T) {
 
 func TestConfigCheckAndDiff(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr())
 	marshal := func(m map[string]any) *pulumirpc.CheckRequest {
 		s, _ := plugin.MarshalProperties(resource.NewPropertyMapFromMap(m), plugin.MarshalOptions{})
@@ -349,7 +349,7 @@ func TestConfigCheckAndDiff(t *testing.T) {
 
 func TestUnknownComponentNamesServedTokens(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) { return compOut{}, nil }))
 	_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Missing", "c", nil))
@@ -390,7 +390,7 @@ func TestErrorfIsInputError(t *testing.T) {
 
 func TestConstructSeesStackConfig(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args compArgs) (property.Map, error) {
 			cfg := c.Stack().Config
@@ -421,7 +421,7 @@ func TestConstructSeesStackConfig(t *testing.T) {
 // logs to that engine, attached to the component's URN.
 func TestAttachModeAndLogging(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, "", host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
 			c.Log(ctx, monitorclient.SeverityInfo, "building "+args.Greeting)
@@ -466,7 +466,7 @@ type secretArgs struct {
 // and a panic's stack goes to the debug log, not to the user.
 func TestErrorsNeverCarrySecrets(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args secretArgs) (compOut, error) {
 			if args.Greeting == "panic-hunter2" {
@@ -500,7 +500,7 @@ type greetArgs struct {
 
 // callGreet serves test:index:Comp with greet as its method, constructs one
 // and calls greet on it with name "world" and the stack config cfg.
-func callGreet(t *testing.T, mon *fakemonitor.Monitor, cfg map[string]string, greet host.MethodFunc[greetArgs, string]) *pulumirpc.CallResponse {
+func callGreet(t *testing.T, mon *hosttest.Monitor, cfg map[string]string, greet host.MethodFunc[greetArgs, string]) *pulumirpc.CallResponse {
 	t.Helper()
 	_, resp := callMethod(t, mon, cfg, resource.NewProperty("hello"), greet)
 	return resp
@@ -521,7 +521,7 @@ func greetCallArgs(compURN string) *structpb.Struct {
 
 // callMethod is callGreet for any result type and a Comp constructed with
 // greeting (which it returns as its shout); it returns the Comp's URN too.
-func callMethod[R any](t *testing.T, mon *fakemonitor.Monitor, cfg map[string]string, greeting resource.PropertyValue, greet host.MethodFunc[greetArgs, R]) (string, *pulumirpc.CallResponse) {
+func callMethod[R any](t *testing.T, mon *hosttest.Monitor, cfg map[string]string, greeting resource.PropertyValue, greet host.MethodFunc[greetArgs, R]) (string, *pulumirpc.CallResponse) {
 	t.Helper()
 	client := serve(t, mon.Addr(),
 		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
@@ -547,7 +547,7 @@ func callMethod[R any](t *testing.T, mon *fakemonitor.Monitor, cfg map[string]st
 // A method whose result is a single value returns it under "res".
 func TestSingleValueMethod(t *testing.T) {
 	t.Parallel()
-	resp := callGreet(t, fakemonitor.Start(t), nil, func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
+	resp := callGreet(t, hosttest.Start(t), nil, func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
 		return self.State().Get("shout").AsString() + ", " + args.Name, nil
 	})
 	if got := resp.GetReturn().GetFields()["res"].GetStringValue(); got != "hello, world" || len(resp.GetFailures()) > 0 {
@@ -565,7 +565,7 @@ func TestMethodResultFromStateDependsOnComponent(t *testing.T) {
 		if secret {
 			greeting = resource.MakeSecret(greeting)
 		}
-		compURN, resp := callMethod(t, fakemonitor.Start(t), nil, greeting, func(ctx context.Context, self *host.Component, args greetArgs) (property.Value, error) {
+		compURN, resp := callMethod(t, hosttest.Start(t), nil, greeting, func(ctx context.Context, self *host.Component, args greetArgs) (property.Value, error) {
 			return host.Apply(func(v ...property.Value) property.Value {
 				return property.New(v[0].AsString() + ", " + args.Name)
 			}, self.State().Get("shout")), nil
@@ -583,7 +583,7 @@ func TestMethodResultFromStateDependsOnComponent(t *testing.T) {
 	}
 
 	// A plain Go value keeps the secretness; its dependency is lost.
-	_, resp := callMethod(t, fakemonitor.Start(t), nil, resource.MakeSecret(resource.NewProperty("hello")), func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
+	_, resp := callMethod(t, hosttest.Start(t), nil, resource.MakeSecret(resource.NewProperty("hello")), func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
 		return self.State().Get("shout").AsString() + ", " + args.Name, nil
 	})
 	ret, err := plugin.UnmarshalProperties(resp.GetReturn(), plugin.MarshalOptions{KeepSecrets: true})
@@ -598,7 +598,7 @@ func TestMethodResultFromStateDependsOnComponent(t *testing.T) {
 func TestCallTakesSecretConfigKeysFromMonitor(t *testing.T) {
 	t.Parallel()
 	cfg := map[string]string{"proj:apiKey": "s3cr3t-key"}
-	mon := fakemonitor.Start(t, fakemonitor.WithDeploymentConfig("acme", cfg, "proj:apiKey"))
+	mon := hosttest.Start(t, hosttest.WithDeploymentConfig("acme", cfg, "proj:apiKey"))
 	resp := callGreet(t, mon, cfg, func(ctx context.Context, self *host.Component, args greetArgs) (string, error) {
 		return self.Stack().Organization + "/" + self.Stack().Config.Get("proj:apiKey").AsString(), nil
 	})
@@ -621,7 +621,7 @@ type mirrorOut struct {
 
 // constructMirror constructs a Mirror named name whose source is a
 // reference to sourceURN with an unknown ID, as Pulumi YAML sends one.
-func constructMirror(t *testing.T, mon *fakemonitor.Monitor, client pulumirpc.ResourceProviderClient, name, sourceURN string, dryRun bool) (*pulumirpc.ConstructResponse, error) {
+func constructMirror(t *testing.T, mon *hosttest.Monitor, client pulumirpc.ResourceProviderClient, name, sourceURN string, dryRun bool) (*pulumirpc.ConstructResponse, error) {
 	t.Helper()
 	req := constructReq(mon, "test:index:Mirror", name, nil)
 	req.DryRun = dryRun
@@ -638,7 +638,7 @@ func constructMirror(t *testing.T, mon *fakemonitor.Monitor, client pulumirpc.Re
 
 // serveMirror serves test:index:Comp and a Mirror that resolves its source
 // and returns the source's shout, unknown if the source is not known.
-func serveMirror(t *testing.T, mon *fakemonitor.Monitor) pulumirpc.ResourceProviderClient {
+func serveMirror(t *testing.T, mon *hosttest.Monitor) pulumirpc.ResourceProviderClient {
 	return serve(t, mon.Addr(),
 		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
 			return compOut{Shout: args.Greeting}, nil
@@ -660,7 +660,7 @@ func serveMirror(t *testing.T, mon *fakemonitor.Monitor) pulumirpc.ResourceProvi
 // getResource.
 func TestResolveComponentReferenceWithUnknownID(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serveMirror(t, mon)
 	comp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hello"}))
 	if err != nil {
@@ -686,7 +686,7 @@ func TestResolveComponentReferenceWithUnknownID(t *testing.T) {
 // it does not.
 func TestResolveUnknownIDInPreview(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithDryRun(true))
+	mon := hosttest.Start(t, hosttest.WithDryRun(true))
 	client := serveMirror(t, mon)
 	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hello"})
 	req.DryRun = true
@@ -729,7 +729,7 @@ func (slowResource) Delete(context.Context, host.DeleteRequest) (host.DeleteResp
 // The request's timeout bounds the backend call.
 func TestCreateTimeoutBoundsBackend(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithResource("test:index:Thing", slowResource{}))
 	_, err := client.Create(context.Background(), &pulumirpc.CreateRequest{
 		Urn: "urn:pulumi:dev::proj::test:index:Thing::t", Name: "t", Type: "test:index:Thing", Timeout: 0.05,
@@ -749,7 +749,7 @@ func (noteResource) Create(ctx context.Context, req host.CreateRequest) (host.Cr
 // since the resource exists, with a warning naming them, as for components.
 func TestUndeclaredResourceOutputsWarn(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithResource("test:index:Thing", noteResource{}))
 	resp, err := client.Create(context.Background(), &pulumirpc.CreateRequest{
 		Urn: "urn:pulumi:dev::proj::test:index:Thing::t", Name: "t", Type: "test:index:Thing",
@@ -780,7 +780,7 @@ type passOut struct {
 // so outputs computed from it would be wrong: every output is unknown.
 func TestUnknownInPlainFieldMakesOutputsUnknown(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithDryRun(true))
+	mon := hosttest.Start(t, hosttest.WithDryRun(true))
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
 		func(ctx context.Context, c *host.Component, args passArgs) (passOut, error) {
 			return passOut{Echo: args.Password, Greeting: "Hello, " + args.Password}, nil
@@ -811,7 +811,7 @@ func TestUnknownInPlainFieldMakesOutputsUnknown(t *testing.T) {
 // plaintext in the state: Register refuses it, without printing the name.
 func TestChildNameWithSecretRefused(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
 		func(ctx context.Context, c *host.Component, args passArgs) (passOut, error) {
 			_, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
@@ -849,7 +849,7 @@ func TestChildNameWithSecretRefused(t *testing.T) {
 // warning.
 func TestOutputsCheckedAgainstSchema(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Greeter",
 		func(ctx context.Context, c *host.Component, args property.Map) (property.Map, error) {
 			switch args.Get("mode").AsString() {
@@ -984,7 +984,7 @@ func TestVersion(t *testing.T) {
 // declare has no SDK; the host refuses both, naming the type.
 func TestChildKindCheckedAgainstSchema(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
 			typ := map[string]string{"custom": "test:index:Thing", "undeclared": "test:index:Nope"}[args.Greeting]
@@ -1011,7 +1011,7 @@ func TestChildKindCheckedAgainstSchema(t *testing.T) {
 // into a plain field is named without its value.
 func TestOutputCheckHidesPlainFieldSecrets(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
 		func(ctx context.Context, c *host.Component, args passArgs) (property.Map, error) {
 			return property.NewMap(map[string]property.Value{"count": property.New("pw " + args.Password)}), nil
@@ -1071,7 +1071,7 @@ resources: {sitekit:class:BucketObject: {properties: {class: {type: string}, typ
 // itself wins.
 func TestConstructPassesProvidersToChildren(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	const (
 		awsRef = "urn:pulumi:dev::proj::pulumi:providers:aws::east::id-1"
 		k8sRef = "urn:pulumi:dev::proj::pulumi:providers:kubernetes::k::id-2"
@@ -1096,7 +1096,7 @@ func TestConstructPassesProvidersToChildren(t *testing.T) {
 	if _, err := client.Construct(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]fakemonitor.Registration{}
+	byName := map[string]hosttest.Registration{}
 	for _, r := range mon.Registrations() {
 		byName[r.Name] = r
 	}
@@ -1120,7 +1120,7 @@ func TestConstructPassesProvidersToChildren(t *testing.T) {
 // child that sets its own keeps it.
 func TestStackTraceHandleReachesRegistrations(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	child := func(ctx context.Context, c *host.Component, name, handle string) error {
 		_, err := c.Register(ctx, monitorclient.RegisterResourceRequest{Type: "test:index:Greeter", Name: name, ParentStackTraceHandle: handle})
 		return err
@@ -1164,7 +1164,7 @@ func TestStackTraceHandleReachesRegistrations(t *testing.T) {
 func TestMethodSelfDescribesTheComponent(t *testing.T) {
 	t.Parallel()
 	var self *host.Component
-	compURN, _ := callMethod(t, fakemonitor.Start(t), nil, resource.NewProperty("hello"),
+	compURN, _ := callMethod(t, hosttest.Start(t), nil, resource.NewProperty("hello"),
 		func(ctx context.Context, c *host.Component, args greetArgs) (string, error) {
 			self = c
 			return "", nil
@@ -1188,7 +1188,7 @@ func TestMethodSelfDescribesTheComponent(t *testing.T) {
 // input is unknown the function does not run.
 func TestApplyErrFailsTheComponent(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args property.Map) (property.Map, error) {
 			shout, err := host.ApplyErr(func(v ...property.Value) (property.Value, error) {
@@ -1251,7 +1251,7 @@ func (regionResource) Update(ctx context.Context, req host.UpdateRequest) (host.
 // from it stays out of the backend's errors.
 func TestBackendSeesProviderConfig(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithResource("test:index:Thing", regionResource{}))
 	args, err := plugin.MarshalProperties(resource.PropertyMap{
 		"region": resource.NewProperty("eu"),
@@ -1279,7 +1279,7 @@ func TestBackendSeesProviderConfig(t *testing.T) {
 // Resolve.
 func TestComponentReadsProviderFromOptions(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	mc, err := monitorclient.Dial(context.Background(), mon.Addr())
 	if err != nil {
 		t.Fatal(err)
@@ -1329,9 +1329,9 @@ func TestChildIDAndOutputsAsValues(t *testing.T) {
 	for _, dryRun := range []bool{true, false} {
 		t.Run(fmt.Sprintf("dryRun=%v", dryRun), func(t *testing.T) {
 			t.Parallel()
-			mon := fakemonitor.Start(t, fakemonitor.WithDryRun(dryRun),
-				fakemonitor.WithRegisterHook(func(r fakemonitor.Registration) (string, property.Map, error) {
-					return "id-" + r.Name, property.Map{}, nil // a provider that sends no outputs
+			mon := hosttest.Start(t, hosttest.WithDryRun(dryRun),
+				hosttest.WithRegisterHook(func(r hosttest.Registration) (resource.ID, property.Map, error) {
+					return resource.ID("id-" + r.Name), property.Map{}, nil // a provider that sends no outputs
 				}))
 			client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 				func(ctx context.Context, c *host.Component, args compArgs) (property.Map, error) {

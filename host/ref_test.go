@@ -12,7 +12,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/polyhost/polyhost/host"
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 // refSchema has tokens with modules; IN, OUT, ARG and RES are the specs of
@@ -91,7 +91,7 @@ func TestEscapedRefs(t *testing.T) {
 					}
 					src = strings.Replace(src, ": "+w+"\n", ": "+spec+"\n", 1)
 				}
-				mon := fakemonitor.Start(t)
+				mon := hosttest.Start(t)
 				client := serve(t, mon.Addr(), host.WithSchema([]byte(src)),
 					host.WithComponent("test:index:Holder", func(ctx context.Context, c *host.Component, args property.Map) (property.Map, error) {
 						return property.NewMap(map[string]property.Value{"out": args.Get("in")}), nil
@@ -116,7 +116,7 @@ func TestEscapedRefs(t *testing.T) {
 // echoThrough constructs a Holder named name with v as its input or, if !construct,
 // calls echo on one with v as the argument. It returns what failed, if
 // anything: an error's message and details, or the call's failures.
-func echoThrough(t *testing.T, mon *fakemonitor.Monitor, client pulumirpc.ResourceProviderClient, name string, construct bool, v resource.PropertyValue) string {
+func echoThrough(t *testing.T, mon *hosttest.Monitor, client pulumirpc.ResourceProviderClient, name string, construct bool, v resource.PropertyValue) string {
 	t.Helper()
 	opts := plugin.MarshalOptions{KeepResources: true}
 	problem := func(err error) string {

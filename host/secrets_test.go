@@ -12,12 +12,12 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/polyhost/polyhost/host"
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
 // construct runs one Construct of test:index:Vault with password as its input.
-func constructVault(t *testing.T, mon *fakemonitor.Monitor, client pulumirpc.ResourceProviderClient, name string, password resource.PropertyValue) property.Map {
+func constructVault(t *testing.T, mon *hosttest.Monitor, client pulumirpc.ResourceProviderClient, name string, password resource.PropertyValue) property.Map {
 	t.Helper()
 	req := constructReq(mon, "test:index:Vault", name, nil)
 	req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{"password": password}, plugin.MarshalOptions{KeepSecrets: true})
@@ -32,7 +32,7 @@ func constructVault(t *testing.T, mon *fakemonitor.Monitor, client pulumirpc.Res
 	return resource.FromResourcePropertyMap(state)
 }
 
-func childInputs(t *testing.T, mon *fakemonitor.Monitor, name string) property.Map {
+func childInputs(t *testing.T, mon *hosttest.Monitor, name string) property.Map {
 	t.Helper()
 	for _, r := range mon.Registrations() {
 		if r.Name == name {
@@ -49,7 +49,7 @@ func childInputs(t *testing.T, mon *fakemonitor.Monitor, name string) property.M
 // engine hears once which field it was. Without a secret nothing is marked.
 func TestSecretInPlainFieldSealsEverything(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
 		func(ctx context.Context, c *host.Component, args passArgs) (passOut, error) {
 			_, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
@@ -113,7 +113,7 @@ type preciseOut struct {
 // with Apply is secret, what is not stays plain.
 func TestPropertyValueKeepsSecretsExact(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	upper := func(v property.Value) property.Value {
 		return host.Apply(func(vals ...property.Value) property.Value {
 			return property.New(strings.ToUpper(vals[0].AsString()))

@@ -11,9 +11,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/monitorclient"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -31,7 +32,7 @@ const (
 
 var provRef, _ = providers.ParseReference(providerRef)
 
-func dial(t *testing.T, m *fakemonitor.Monitor) *monitorclient.Client {
+func dial(t *testing.T, m *hosttest.Monitor) *monitorclient.Client {
 	t.Helper()
 	c, err := monitorclient.Dial(t.Context(), m.Addr())
 	if err != nil {
@@ -70,7 +71,7 @@ func assertMap(t *testing.T, what string, got, want property.Map) {
 
 func TestRegisterCustomWithEveryOption(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t)
+	m := hosttest.Start(t)
 	c := dial(t, m)
 
 	resp, err := c.RegisterResource(t.Context(), monitorclient.RegisterResourceRequest{
@@ -102,8 +103,8 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantURN := "urn:pulumi:dev::proj::pkg:index:Thing::t"
-	if string(resp.URN) != wantURN || resp.ID != "id-t" || resp.Result != monitorclient.ResultSuccess {
+	wantURN := urn.URN("urn:pulumi:dev::proj::pkg:index:Thing::t")
+	if resp.URN != wantURN || resp.ID != "id-t" || resp.Result != monitorclient.ResultSuccess {
 		t.Errorf("response %+v", resp)
 	}
 	// Default outputs are the inputs without dependencies; "a" is an
@@ -126,15 +127,15 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 	check("custom/remote", r.Custom && !r.Remote)
 	check("provider", r.Provider == providerRef)
 	check("providers", maps.Equal(r.Providers, map[string]string{"pkg": providerRef}))
-	check("dependencies", slices.Equal(r.Dependencies, []string{otherURN, stackURN}))
+	check("dependencies", slices.Equal(r.Dependencies, []urn.URN{otherURN, stackURN}))
 	check("propertyDependencies", maps.EqualFunc(r.PropertyDependencies,
-		map[string][]string{"a": {stackURN}, "b": {otherURN}}, slices.Equal))
-	check("aliases", slices.Equal(r.Aliases, []fakemonitor.Alias{{URN: otherURN}, {Name: "old", NoParent: true}}) && r.AliasSpecs)
+		map[string][]urn.URN{"a": {stackURN}, "b": {otherURN}}, slices.Equal))
+	check("aliases", slices.Equal(r.Aliases, []hosttest.Alias{{URN: otherURN}, {Name: "old", NoParent: true}}) && r.AliasSpecs)
 	check("additionalSecretOutputs", slices.Equal(r.AdditionalSecretOutputs, []string{"a"}))
 	check("protect", r.Protect != nil && *r.Protect)
 	check("ignoreChanges", slices.Equal(r.IgnoreChanges, []string{"b"}))
 	check("replaceOnChanges", slices.Equal(r.ReplaceOnChanges, []string{"a"}))
-	check("customTimeouts", *r.CustomTimeouts == fakemonitor.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"})
+	check("customTimeouts", *r.CustomTimeouts == hosttest.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"})
 	check("replaceWith", slices.Equal(r.Raw.GetReplaceWith(), []string{otherURN}))
 	trigger := r.Raw.GetReplacementTrigger().GetStructValue().GetFields()
 	check("replacementTrigger", trigger["value"].GetStringValue() == "v2" && trigger[sig.Key].GetStringValue() == sig.Secret)
@@ -153,7 +154,7 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 
 func TestRegisterComponentChildAndOutputs(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t)
+	m := hosttest.Start(t)
 	c := dial(t, m)
 	ctx := t.Context()
 
@@ -185,7 +186,7 @@ func TestRegisterComponentChildAndOutputs(t *testing.T) {
 	if _, err := c.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: comp.URN, Outputs: outs}); err != nil {
 		t.Fatal(err)
 	}
-	got, ok := m.Outputs(string(comp.URN))
+	got, ok := m.Outputs(comp.URN)
 	if !ok {
 		t.Fatal("no outputs recorded")
 	}
@@ -224,7 +225,7 @@ func TestRegisterComponentChildAndOutputs(t *testing.T) {
 
 func TestRegisterRemoteSendsOutputValues(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t, fakemonitor.WithRegisterHook(func(r fakemonitor.Registration) (string, property.Map, error) {
+	m := hosttest.Start(t, hosttest.WithRegisterHook(func(r hosttest.Registration) (resource.ID, property.Map, error) {
 		if !r.Remote {
 			return "", property.Map{}, nil
 		}
@@ -249,7 +250,7 @@ func TestRegisterRemoteSendsOutputValues(t *testing.T) {
 		t.Errorf("no output value on the wire: %v", r.Raw.GetObject())
 	}
 	if !maps.EqualFunc(r.PropertyDependencies,
-		map[string][]string{"a": {otherURN}, "u": {otherURN}, "p": {}}, slices.Equal) {
+		map[string][]urn.URN{"a": {otherURN}, "u": {otherURN}, "p": {}}, slices.Equal) {
 		t.Errorf("property deps %v", r.PropertyDependencies)
 	}
 	assertMap(t, "remote outputs", resp.Outputs, pmap(map[string]property.Value{"o": str("out")}))
@@ -260,9 +261,9 @@ func TestRegisterRemoteSendsOutputValues(t *testing.T) {
 
 func TestRoundTripSecretsUnknownsReferences(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t,
-		fakemonitor.WithDryRun(true),
-		fakemonitor.WithPreviewUnknowns(func(fakemonitor.Registration) []string { return []string{"later"} }))
+	m := hosttest.Start(t,
+		hosttest.WithDryRun(true),
+		hosttest.WithPreviewUnknowns(func(hosttest.Registration) []string { return []string{"later"} }))
 	c := dial(t, m)
 	in := pmap(map[string]property.Value{
 		"secret":  str("s").WithSecret(true),
@@ -292,7 +293,7 @@ func TestRoundTripSecretsUnknownsReferences(t *testing.T) {
 func TestFeatureGatedMarshalling(t *testing.T) {
 	t.Parallel()
 	// A monitor without secrets/resourceReferences/aliasSpecs/deletedWith.
-	m := fakemonitor.Start(t, fakemonitor.WithFeatures("outputValues"))
+	m := hosttest.Start(t, hosttest.WithFeatures("outputValues"))
 	c := dial(t, m)
 	if f := c.Features(); f.Secrets || f.ResourceReferences || !f.OutputValues || f.AliasSpecs {
 		t.Fatalf("features %+v", f)
@@ -334,7 +335,7 @@ func TestFeatureGatedMarshalling(t *testing.T) {
 
 func TestRegisterErrorsNameTheResource(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t)
+	m := hosttest.Start(t)
 	c := dial(t, m)
 	req := monitorclient.RegisterResourceRequest{Type: "pkg:index:Thing", Name: "dup", Custom: true}
 	if _, err := c.RegisterResource(t.Context(), req); err != nil {
@@ -356,12 +357,12 @@ func TestRegisterErrorsNameTheResource(t *testing.T) {
 
 func TestRegisterResultReporting(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t, fakemonitor.WithRegisterHook(func(r fakemonitor.Registration) (string, property.Map, error) {
+	m := hosttest.Start(t, hosttest.WithRegisterHook(func(r hosttest.Registration) (resource.ID, property.Map, error) {
 		switch r.Name {
 		case "fail":
-			return "", property.Map{}, fakemonitor.ErrFail
+			return "", property.Map{}, hosttest.ErrFail
 		case "skip":
-			return "", property.Map{}, fakemonitor.ErrSkip
+			return "", property.Map{}, hosttest.ErrSkip
 		case "boom":
 			return "", property.Map{}, errors.New("provider exploded")
 		}
@@ -387,7 +388,7 @@ func TestRegisterResultReporting(t *testing.T) {
 
 func TestConcurrentRegisterResource(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t)
+	m := hosttest.Start(t)
 	c := dial(t, m)
 	comp, err := c.RegisterResource(t.Context(), monitorclient.RegisterResourceRequest{Type: "pkg:index:Comp", Name: "c"})
 	if err != nil {
@@ -417,16 +418,16 @@ func TestConcurrentRegisterResource(t *testing.T) {
 
 func TestInvoke(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t, fakemonitor.WithInvokeHook(func(inv fakemonitor.Invocation) (fakemonitor.InvokeResult, error) {
+	m := hosttest.Start(t, hosttest.WithInvokeHook(func(inv hosttest.Invocation) (hosttest.InvokeResult, error) {
 		switch inv.Token {
 		case "pkg:index:echo":
-			return fakemonitor.InvokeResult{Return: inv.Args}, nil
+			return hosttest.InvokeResult{Return: inv.Args}, nil
 		case "pkg:index:bad":
-			return fakemonitor.InvokeResult{Failures: []fakemonitor.CheckFailure{{Property: "x", Reason: "must be positive"}}}, nil
+			return hosttest.InvokeResult{Failures: []hosttest.CheckFailure{{Property: "x", Reason: "must be positive"}}}, nil
 		case "pkg:index:pending":
-			return fakemonitor.InvokeResult{Unknown: true}, nil
+			return hosttest.InvokeResult{Unknown: true}, nil
 		}
-		return fakemonitor.InvokeResult{}, errors.New("no such function")
+		return hosttest.InvokeResult{}, errors.New("no such function")
 	}))
 	c := dial(t, m)
 	ctx := t.Context()
@@ -468,11 +469,11 @@ func TestInvoke(t *testing.T) {
 
 func TestCall(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t, fakemonitor.WithCallHook(func(call fakemonitor.Call) (fakemonitor.CallResult, error) {
+	m := hosttest.Start(t, hosttest.WithCallHook(func(call hosttest.Call) (hosttest.CallResult, error) {
 		if call.Token == "pkg:index:Comp/bad" {
-			return fakemonitor.CallResult{Failures: []fakemonitor.CheckFailure{{Reason: "no"}}}, nil
+			return hosttest.CallResult{Failures: []hosttest.CheckFailure{{Reason: "no"}}}, nil
 		}
-		return fakemonitor.CallResult{
+		return hosttest.CallResult{
 			Return:             pmap(map[string]property.Value{"res": withDeps(str("r"), otherURN)}),
 			ReturnDependencies: map[string][]string{"res": {stackURN}},
 		}, nil
@@ -516,7 +517,7 @@ func TestFeatureNegotiation(t *testing.T) {
 	t.Parallel()
 	t.Run("deployment info", func(t *testing.T) {
 		t.Parallel()
-		m := fakemonitor.Start(t, fakemonitor.WithDryRun(true), fakemonitor.WithStack("prod"))
+		m := hosttest.Start(t, hosttest.WithDryRun(true), hosttest.WithStack("prod"))
 		c := dial(t, m)
 		f := c.Features()
 		if !f.Secrets || !f.ResourceReferences || !f.OutputValues || !f.AliasSpecs || !f.DeletedWith || !f.InvokeParent {
@@ -532,8 +533,8 @@ func TestFeatureNegotiation(t *testing.T) {
 	})
 	t.Run("legacy fallback", func(t *testing.T) {
 		t.Parallel()
-		m := fakemonitor.Start(t, fakemonitor.WithoutDeploymentInfo(),
-			fakemonitor.WithFeatures("secrets", "resourceReferences", "deletedWith", "invokeParent"))
+		m := hosttest.Start(t, hosttest.WithoutDeploymentInfo(),
+			hosttest.WithFeatures("secrets", "resourceReferences", "deletedWith", "invokeParent"))
 		c := dial(t, m)
 		want := monitorclient.Features{Secrets: true, ResourceReferences: true, DeletedWith: true}
 		if f := c.Features(); f != want {
@@ -565,8 +566,8 @@ func TestFeatureNegotiation(t *testing.T) {
 
 func TestPoolDialsOncePerEndpoint(t *testing.T) {
 	t.Parallel()
-	m1 := fakemonitor.Start(t)
-	m2 := fakemonitor.Start(t, fakemonitor.WithoutDeploymentInfo())
+	m1 := hosttest.Start(t)
+	m2 := hosttest.Start(t, hosttest.WithoutDeploymentInfo())
 	p := monitorclient.NewPool()
 	defer func() { _ = p.Close() }()
 
@@ -637,7 +638,7 @@ func TestPoolGetHonoursContext(t *testing.T) {
 	defer func() { _ = p.Close() }()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	m := fakemonitor.Start(t)
+	m := hosttest.Start(t)
 	// Either the dial wins the race or the cancelled context does; neither
 	// may hang or return a nil client without an error.
 	c, err := p.Get(ctx, m.Addr())
@@ -648,7 +649,7 @@ func TestPoolGetHonoursContext(t *testing.T) {
 
 func TestEngineLog(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t)
+	m := hosttest.Start(t)
 	e, err := monitorclient.DialEngine(t.Context(), m.Addr())
 	if err != nil {
 		t.Fatal(err)
@@ -664,7 +665,7 @@ func TestEngineLog(t *testing.T) {
 		t.Error("bad severity accepted")
 	}
 	logs := m.Logs()
-	want := []fakemonitor.LogEntry{{Severity: pulumirpc.LogSeverity_WARNING, Message: "careful", URN: u, Ephemeral: true}}
+	want := []hosttest.LogEntry{{Severity: pulumirpc.LogSeverity_WARNING, Message: "careful", URN: u, Ephemeral: true}}
 	if !slices.Equal(logs, want) {
 		t.Errorf("logs %+v", logs)
 	}
@@ -674,7 +675,7 @@ func TestEngineLog(t *testing.T) {
 // several at once, in both directions.
 func TestLargeMessagesBeyondFlowWindows(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t)
+	m := hosttest.Start(t)
 	c := dial(t, m)
 	big := strings.Repeat("x", 9<<20) // above the 4 MiB stream window
 	var g errgroup.Group

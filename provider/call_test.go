@@ -9,14 +9,14 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 func selfRef(urn string) resource.PropertyValue {
 	return resource.MakeComponentResourceReference(resource.URN(urn), "")
 }
 
-func call(t *testing.T, prov plugin.Provider, mon *fakemonitor.Monitor, dryRun bool, tok string, args resource.PropertyMap) plugin.CallResult {
+func call(t *testing.T, prov plugin.Provider, mon *hosttest.Monitor, dryRun bool, tok string, args resource.PropertyMap) plugin.CallResult {
 	t.Helper()
 	res, err := prov.Call(context.Background(), plugin.CallRequest{
 		Tok: tokens.ModuleMember(tok), Args: args,
@@ -30,7 +30,7 @@ func call(t *testing.T, prov plugin.Provider, mon *fakemonitor.Monitor, dryRun b
 
 func TestMethods(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithRegisterHook(fakeResources))
+	mon := hosttest.Start(t, hosttest.WithRegisterHook(fakeResources))
 	prov := startPlugin(t, mon.Addr())
 	site, err := construct(t, prov, mon, false, resource.PropertyMap{"indexContent": resource.NewProperty("hi")}, plugin.ConstructOptions{})
 	if err != nil {
@@ -58,13 +58,13 @@ func TestMethods(t *testing.T) {
 			t.Fatalf("failures %v", res.Failures)
 		}
 		obj := byName(mon.Registrations())["www-extra-new.html"]
-		if obj.Parent != string(site.URN) || obj.Inputs.Get("key").AsString() != "pages/new.html" {
+		if obj.Parent != site.URN || obj.Inputs.Get("key").AsString() != "pages/new.html" {
 			t.Fatalf("page registered as %+v", obj)
 		}
 		if !obj.Inputs.Get("content").Secret() {
 			t.Errorf("secret content reached the object as plaintext")
 		}
-		if deps := res.ReturnDependencies["url"]; len(deps) != 1 || string(deps[0]) != obj.URN {
+		if deps := res.ReturnDependencies["url"]; len(deps) != 1 || deps[0] != obj.URN {
 			t.Errorf("return dependencies = %v, want the new object", res.ReturnDependencies)
 		}
 	})
@@ -123,8 +123,8 @@ func TestMethods(t *testing.T) {
 
 func TestMethodPreviewUnknown(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithDryRun(true), fakemonitor.WithRegisterHook(fakeResources),
-		fakemonitor.WithPreviewUnknowns(func(fakemonitor.Registration) []string { return []string{"endpoint"} }))
+	mon := hosttest.Start(t, hosttest.WithDryRun(true), hosttest.WithRegisterHook(fakeResources),
+		hosttest.WithPreviewUnknowns(func(hosttest.Registration) []string { return []string{"endpoint"} }))
 	prov := startPlugin(t, mon.Addr())
 	site, err := construct(t, prov, mon, true, resource.PropertyMap{"indexContent": resource.NewProperty("hi")}, plugin.ConstructOptions{})
 	if err != nil {

@@ -7,12 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/config"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -22,7 +24,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 // binary is the provider plugin, built once for the package's tests.
@@ -86,19 +88,19 @@ func startPlugin(t *testing.T, engineAddr string) plugin.Provider {
 
 // fakeResources answers child registrations roughly as the sitekit
 // provider would: buckets get a name and endpoint, objects an etag.
-func fakeResources(r fakemonitor.Registration) (string, property.Map, error) {
+func fakeResources(r hosttest.Registration) (resource.ID, property.Map, error) {
 	switch r.Type {
 	case "sitekit:index:Bucket":
 		return "bucket-1", r.Inputs.
 			Set("bucketName", property.New("bucket-1")).
 			Set("endpoint", property.New("mem://bucket-1")), nil
 	case "sitekit:index:BucketObject":
-		return "obj-" + r.Name, r.Inputs.Set("etag", property.New("etag-"+r.Name)).Set("url", property.New("mem://"+r.Name)), nil
+		return resource.ID("obj-" + r.Name), r.Inputs.Set("etag", property.New("etag-"+r.Name)).Set("url", property.New("mem://"+r.Name)), nil
 	}
 	return "", r.Inputs, nil
 }
 
-func construct(t *testing.T, prov plugin.Provider, mon *fakemonitor.Monitor, dryRun bool, inputs resource.PropertyMap, opts plugin.ConstructOptions) (plugin.ConstructResult, error) {
+func construct(t *testing.T, prov plugin.Provider, mon *hosttest.Monitor, dryRun bool, inputs resource.PropertyMap, opts plugin.ConstructOptions) (plugin.ConstructResult, error) {
 	t.Helper()
 	return prov.Construct(context.Background(), plugin.ConstructRequest{
 		Info: plugin.ConstructInfo{
@@ -114,8 +116,8 @@ func construct(t *testing.T, prov plugin.Provider, mon *fakemonitor.Monitor, dry
 	})
 }
 
-func byName(regs []fakemonitor.Registration) map[string]fakemonitor.Registration {
-	out := map[string]fakemonitor.Registration{}
+func byName(regs []hosttest.Registration) map[string]hosttest.Registration {
+	out := map[string]hosttest.Registration{}
 	for _, r := range regs {
 		out[r.Name] = r
 	}
@@ -124,7 +126,7 @@ func byName(regs []fakemonitor.Registration) map[string]fakemonitor.Registration
 
 func TestConstructUpdate(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithRegisterHook(fakeResources))
+	mon := hosttest.Start(t, hosttest.WithRegisterHook(fakeResources))
 	prov := startPlugin(t, mon.Addr())
 	protect := true
 	depURN := resource.URN("urn:pulumi:dev::proj::pulumi:pulumi:Stack$random:index:Thing::dep")
@@ -146,13 +148,13 @@ func TestConstructUpdate(t *testing.T) {
 
 	regs := byName(mon.Registrations())
 	site := regs["www"]
-	if string(res.URN) != site.URN || site.Parent != stackURN || site.Custom || site.Remote {
+	if res.URN != site.URN || site.Parent != stackURN || site.Custom || site.Remote {
 		t.Fatalf("component registration = %+v, result URN %s", site, res.URN)
 	}
 	if site.Protect == nil || !*site.Protect || len(site.Dependencies) != 1 || site.Providers["sitekit"] != providerRef {
 		t.Errorf("component options not applied to its registration: protect=%v deps=%v providers=%v", site.Protect, site.Dependencies, site.Providers)
 	}
-	wantParents := map[string]string{
+	wantParents := map[string]urn.URN{
 		"www-bucket": site.URN, "www-index": site.URN, "www-error": site.URN, "www-pages": site.URN,
 		"www-pages-about.html": regs["www-pages"].URN, "www-pages-blog.html": regs["www-pages"].URN,
 	}
@@ -177,10 +179,10 @@ func TestConstructUpdate(t *testing.T) {
 	if c := index.Inputs.Get("content"); !c.Secret() || c.AsString() != "<h1>secret welcome</h1>" {
 		t.Errorf("index content reached the child as %v, want the secret", c)
 	}
-	if !contains(index.PropertyDependencies["bucket"], bucketURN) || !contains(index.Dependencies, bucketURN) {
+	if !slices.Contains(index.PropertyDependencies["bucket"], bucketURN) || !slices.Contains(index.Dependencies, bucketURN) {
 		t.Errorf("index object does not depend on the bucket: %v / %v", index.PropertyDependencies, index.Dependencies)
 	}
-	if !contains(index.PropertyDependencies["content"], string(depURN)) {
+	if !slices.Contains(index.PropertyDependencies["content"], depURN) {
 		t.Errorf("index content lost the input's dependency: %v", index.PropertyDependencies["content"])
 	}
 
@@ -191,7 +193,7 @@ func TestConstructUpdate(t *testing.T) {
 	if got := out["pageCount"]; !got.IsNumber() || got.NumberValue() != 4 {
 		t.Errorf("pageCount = %v, want 4", got)
 	}
-	if deps := res.OutputDependencies["url"]; len(deps) != 1 || string(deps[0]) != bucketURN {
+	if deps := res.OutputDependencies["url"]; len(deps) != 1 || deps[0] != bucketURN {
 		t.Errorf("url dependencies = %v, want the bucket", deps)
 	}
 	recorded, ok := mon.Outputs(site.URN)
@@ -200,19 +202,10 @@ func TestConstructUpdate(t *testing.T) {
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func TestConstructPreviewKeepsUnknowns(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithDryRun(true), fakemonitor.WithRegisterHook(fakeResources),
-		fakemonitor.WithPreviewUnknowns(func(r fakemonitor.Registration) []string {
+	mon := hosttest.Start(t, hosttest.WithDryRun(true), hosttest.WithRegisterHook(fakeResources),
+		hosttest.WithPreviewUnknowns(func(r hosttest.Registration) []string {
 			return []string{"bucketName", "endpoint", "etag"}
 		}))
 	prov := startPlugin(t, mon.Addr())
@@ -237,7 +230,7 @@ func TestConstructPreviewKeepsUnknowns(t *testing.T) {
 
 func TestConstructBadInput(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithRegisterHook(fakeResources))
+	mon := hosttest.Start(t, hosttest.WithRegisterHook(fakeResources))
 	prov := startPlugin(t, mon.Addr())
 	cases := []struct {
 		name   string
@@ -308,7 +301,7 @@ func inputPropertiesError(err error) (string, []perrors.InputPropertyErrorDetail
 // A malformed resource reference (no URN) is rejected at the wire and named.
 func TestConstructMalformedReference(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithRegisterHook(fakeResources))
+	mon := hosttest.Start(t, hosttest.WithRegisterHook(fakeResources))
 	conn := dialPlugin(t, mon.Addr())
 	inputs := mustStruct(t, map[string]any{
 		"indexContent": map[string]any{
@@ -361,7 +354,7 @@ func mustStruct(t *testing.T, m map[string]any) *structpb.Struct {
 
 func TestGetSchema(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	prov := startPlugin(t, mon.Addr())
 	resp, err := prov.GetSchema(context.Background(), plugin.GetSchemaRequest{})
 	if err != nil {

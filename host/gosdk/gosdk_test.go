@@ -14,7 +14,7 @@ import (
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/gosdk"
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 const schemaYAML = `
@@ -104,7 +104,7 @@ type rawOut struct {
 
 // provider serves Greeter with the Go SDK and Raw on the raw path, in one
 // plugin, attached to mon's engine.
-func provider(t *testing.T, mon *fakemonitor.Monitor) pulumirpc.ResourceProviderServer {
+func provider(t *testing.T, mon *hosttest.Monitor) pulumirpc.ResourceProviderServer {
 	t.Helper()
 	p, err := host.New("test", host.WithSchema([]byte(schemaYAML)),
 		gosdk.Component("test:index:Greeter", NewGreeter),
@@ -122,14 +122,14 @@ func provider(t *testing.T, mon *fakemonitor.Monitor) pulumirpc.ResourceProvider
 	return srv
 }
 
-func construct(srv pulumirpc.ResourceProviderServer, mon *fakemonitor.Monitor, typ, name string, dryRun bool, inputs resource.PropertyMap) (*pulumirpc.ConstructResponse, error) {
+func construct(srv pulumirpc.ResourceProviderServer, mon *hosttest.Monitor, typ, name string, dryRun bool, inputs resource.PropertyMap) (*pulumirpc.ConstructResponse, error) {
 	s, err := plugin.MarshalProperties(inputs, plugin.MarshalOptions{KeepSecrets: true, KeepUnknowns: true})
 	if err != nil {
 		return nil, err
 	}
 	return srv.Construct(context.Background(), &pulumirpc.ConstructRequest{
 		Project: mon.Project(), Stack: mon.Stack(), MonitorEndpoint: mon.Addr(), DryRun: dryRun,
-		Type: typ, Name: name, Parent: mon.StackURN(), Inputs: s,
+		Type: typ, Name: name, Parent: string(mon.StackURN()), Inputs: s,
 		InputDependencies: map[string]*pulumirpc.ConstructRequest_PropertyDependencies{
 			"name": {Urns: []string{"urn:pulumi:dev::proj::test:index:Source::src"}},
 		},
@@ -150,7 +150,7 @@ func state(t *testing.T, resp *pulumirpc.ConstructResponse) resource.PropertyMap
 // and its outputs keep the secret, the dependencies and the child's ID.
 func TestComponentKeepsSecretsAndDependencies(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	srv := provider(t, mon)
 	resp, err := construct(srv, mon, "test:index:Greeter", "g", false, resource.PropertyMap{
 		"name": resource.MakeSecret(resource.NewProperty("world")),
@@ -165,16 +165,16 @@ func TestComponentKeepsSecretsAndDependencies(t *testing.T) {
 	if deps := resp.GetStateDependencies()["greeting"].GetUrns(); len(deps) != 1 || deps[0] != "urn:pulumi:dev::proj::test:index:Source::src" {
 		t.Errorf("greeting depends on %v, want the input's dependency", deps)
 	}
-	var thing fakemonitor.Registration
+	var thing hosttest.Registration
 	for _, r := range mon.Registrations() {
 		if r.Type == "test:index:Thing" {
 			thing = r
 		}
 	}
-	if thing.Parent != resp.GetUrn() || !thing.Inputs.Get("text").Secret() {
+	if string(thing.Parent) != resp.GetUrn() || !thing.Inputs.Get("text").Secret() {
 		t.Errorf("child registered with parent %q and inputs %v, want parent %s and a secret text", thing.Parent, thing.Inputs, resp.GetUrn())
 	}
-	if deps := resp.GetStateDependencies()["thingId"].GetUrns(); len(deps) != 1 || deps[0] != thing.URN {
+	if deps := resp.GetStateDependencies()["thingId"].GetUrns(); len(deps) != 1 || deps[0] != string(thing.URN) {
 		t.Errorf("thingId depends on %v, want the child %s", deps, thing.URN)
 	}
 }
@@ -182,7 +182,7 @@ func TestComponentKeepsSecretsAndDependencies(t *testing.T) {
 // In a preview an unknown input gives unknown outputs.
 func TestComponentPreviewUnknowns(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithDryRun(true))
+	mon := hosttest.Start(t, hosttest.WithDryRun(true))
 	srv := provider(t, mon)
 	resp, err := construct(srv, mon, "test:index:Greeter", "g", true, resource.PropertyMap{
 		"name": resource.MakeComputed(resource.NewProperty("")),
@@ -200,7 +200,7 @@ func TestComponentPreviewUnknowns(t *testing.T) {
 // A panic fails only that Construct.
 func TestComponentErrors(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	srv := provider(t, mon)
 	for _, tc := range []struct {
 		name, component string
@@ -244,7 +244,7 @@ func TestComponentErrors(t *testing.T) {
 // plugin.
 func TestMethodAndRawComponentInOnePlugin(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	srv := provider(t, mon)
 	g, err := construct(srv, mon, "test:index:Greeter", "g", false, resource.PropertyMap{"name": resource.NewProperty("world")})
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 // sdkClient wraps a raw provider client in the SDK's plugin client, the
@@ -46,7 +46,7 @@ func sdkClient(t *testing.T, s *servedProvider, pkg string) plugin.Provider {
 // and the engine is told what exists so it records the resource.
 func TestCancelDuringSlowCreate(t *testing.T) {
 	t.Parallel()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	backend := newSlowBackend()
 	p, err := newBoom(backend)
 	if err != nil {
@@ -108,7 +108,7 @@ func TestCancelDuringSlowCreate(t *testing.T) {
 func TestCancelDuringSlowCreateBinary(t *testing.T) {
 	t.Parallel()
 	skipUnderRace(t)
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	p := startPlugin(t, faultyPlugin, mon.Addr(), "SITEKIT_FAULT=slow-create:*/slow.txt")
 	store := t.TempDir()
 	p.configure(t, map[string]any{"storageUrl": "file://" + store})

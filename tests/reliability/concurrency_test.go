@@ -8,24 +8,25 @@ import (
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/provider"
 )
 
 // fakeSitekit answers child registrations as the engine would with the
 // sitekit provider behind it.
-func fakeSitekit(r fakemonitor.Registration) (string, property.Map, error) {
+func fakeSitekit(r hosttest.Registration) (resource.ID, property.Map, error) {
 	switch r.Type {
 	case "sitekit:index:Bucket":
 		name := r.Name + "-0000"
-		return name, r.Inputs.Set("bucketName", property.New(name)).
+		return resource.ID(name), r.Inputs.Set("bucketName", property.New(name)).
 			Set("endpoint", property.New("mem://"+name)).
 			Set("accessKey", property.New("key").WithSecret(true)), nil
 	case "sitekit:index:BucketObject":
-		return "obj-" + r.Name, r.Inputs.Set("etag", property.New("etag")).Set("url", property.New("mem://"+r.Name)), nil
+		return resource.ID("obj-" + r.Name), r.Inputs.Set("etag", property.New("etag")).Set("url", property.New("mem://"+r.Name)), nil
 	}
 	return "", r.Inputs, nil
 }
@@ -35,7 +36,7 @@ func fakeSitekit(r fakemonitor.Registration) (string, property.Map, error) {
 func TestConcurrentConstructsAndCalls(t *testing.T) {
 	t.Parallel()
 	const n = 50
-	mon := fakemonitor.Start(t, fakemonitor.WithRegisterHook(fakeSitekit))
+	mon := hosttest.Start(t, hosttest.WithRegisterHook(fakeSitekit))
 	p, err := provider.New("1.0.0")
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +64,7 @@ func TestConcurrentConstructsAndCalls(t *testing.T) {
 	if len(regs) != 7*n {
 		t.Errorf("%d registrations, want %d", len(regs), 7*n)
 	}
-	seen := map[string]bool{}
+	seen := map[urn.URN]bool{}
 	for _, r := range regs {
 		if seen[r.URN] {
 			t.Errorf("%s registered twice", r.URN)

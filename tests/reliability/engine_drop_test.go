@@ -7,26 +7,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc/status"
 
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 // stallingMonitor is a fake engine whose registrations of one type never
 // get an answer: it reports when one is in flight and holds it until the
 // test ends.
-func stallingMonitor(t *testing.T, stallType string) (*fakemonitor.Monitor, <-chan struct{}) {
+func stallingMonitor(t *testing.T, stallType string) (*hosttest.Monitor, <-chan struct{}) {
 	t.Helper()
 	inflight, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	mon := fakemonitor.Start(t, fakemonitor.WithRegisterHook(func(r fakemonitor.Registration) (string, property.Map, error) {
+	mon := hosttest.Start(t, hosttest.WithRegisterHook(func(r hosttest.Registration) (resource.ID, property.Map, error) {
 		if r.Type == stallType {
 			once.Do(func() { close(inflight) })
 			<-release
 		}
-		return "id-" + r.Name, r.Inputs, nil
+		return resource.ID("id-" + r.Name), r.Inputs, nil
 	}))
 	t.Cleanup(func() { close(release) }) // runs before the monitor stops
 	return mon, inflight
@@ -82,7 +83,7 @@ func TestEngineVanishesMidConstruct(t *testing.T) {
 
 // warmUp serves the provider for one Construct and stops it.
 func warmUp(t *testing.T) {
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	p, err := newBoom(newSlowBackend())
 	if err != nil {
 		t.Fatal(err)

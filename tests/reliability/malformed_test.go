@@ -16,7 +16,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the malformed-input table in docs/reliability.md")
@@ -315,7 +315,7 @@ func malformedCases() []malformedCase {
 func TestMalformedInputs(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
-	mon := fakemonitor.Start(t, fakemonitor.WithRegisterHook(fakeSitekit))
+	mon := hosttest.Start(t, hosttest.WithRegisterHook(fakeSitekit))
 	ctx := context.Background()
 	// The Site the Call cases are called on.
 	first := startPlugin(t, pluginBin, mon.Addr())

@@ -12,7 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 func mustStruct(t *testing.T, m resource.PropertyMap) *structpb.Struct {
@@ -60,7 +60,7 @@ func firstLine(s string) string {
 func TestPanicFailsOnlyThatCall(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	p, err := newBoom(newSlowBackend())
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +128,7 @@ func TestPanicInPluginCreate(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
 	ctx := context.Background()
-	mon := fakemonitor.Start(t)
+	mon := hosttest.Start(t)
 	proc := startPlugin(t, faultyPlugin, mon.Addr(), "SITEKIT_FAULT=panic-create:*/boom.txt")
 	proc.configure(t, map[string]any{"storageUrl": "file://" + t.TempDir()})
 

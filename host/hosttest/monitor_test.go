@@ -1,10 +1,11 @@
-package fakemonitor_test
+package hosttest_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/polyhost/polyhost/internal/fakemonitor"
+	"github.com/polyhost/polyhost/host/hosttest"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
@@ -24,7 +25,7 @@ const (
 
 // raw dials the fake with the generated clients, to test it independently
 // of monitorclient.
-func raw(t *testing.T, m *fakemonitor.Monitor) (pulumirpc.ResourceMonitorClient, pulumirpc.EngineClient) {
+func raw(t *testing.T, m *hosttest.Monitor) (pulumirpc.ResourceMonitorClient, pulumirpc.EngineClient) {
 	t.Helper()
 	conn, err := grpc.NewClient(m.Addr(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -45,7 +46,7 @@ func mustStruct(t *testing.T, m map[string]any) *structpb.Struct {
 
 func TestURNRule(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t, fakemonitor.WithProject("p"), fakemonitor.WithStack("s"))
+	m := hosttest.Start(t, hosttest.WithProject("p"), hosttest.WithStack("s"))
 	mon, _ := raw(t, m)
 	ctx := t.Context()
 	reg := func(typ, name, parent string) string {
@@ -57,7 +58,7 @@ func TestURNRule(t *testing.T) {
 		return resp.GetUrn()
 	}
 	stack := reg("pulumi:pulumi:Stack", "p-s", "")
-	if stack != "urn:pulumi:s::p::pulumi:pulumi:Stack::p-s" || stack != m.StackURN() {
+	if stack != "urn:pulumi:s::p::pulumi:pulumi:Stack::p-s" || stack != string(m.StackURN()) {
 		t.Errorf("stack URN %s (StackURN %s)", stack, m.StackURN())
 	}
 	comp := reg("a:b:C", "c1", stack)
@@ -88,9 +89,9 @@ func TestURNRule(t *testing.T) {
 
 func TestResponseHonoursCallerFlags(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t,
-		fakemonitor.WithDryRun(true),
-		fakemonitor.WithPreviewUnknowns(func(fakemonitor.Registration) []string { return []string{"u"} }))
+	m := hosttest.Start(t,
+		hosttest.WithDryRun(true),
+		hosttest.WithPreviewUnknowns(func(hosttest.Registration) []string { return []string{"u"} }))
 	mon, _ := raw(t, m)
 	obj := mustStruct(t, map[string]any{"s": map[string]any{sigKey: secretSig, "value": "x"}, "p": "plain"})
 
@@ -122,7 +123,7 @@ func TestResponseHonoursCallerFlags(t *testing.T) {
 		t.Errorf("new caller got %v", resp.GetObject())
 	}
 	// The recorded state keeps secretness regardless of the caller.
-	r, _ := m.Registration(resp.GetUrn())
+	r, _ := m.Registration(urn.URN(resp.GetUrn()))
 	if !r.Outputs.Get("s").Secret() || !r.Outputs.Get("u").IsComputed() {
 		t.Errorf("recorded outputs %#v", r.Outputs)
 	}
@@ -130,7 +131,7 @@ func TestResponseHonoursCallerFlags(t *testing.T) {
 
 func TestLocalComponentGetsEmptyObject(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t)
+	m := hosttest.Start(t)
 	mon, _ := raw(t, m)
 	resp, err := mon.RegisterResource(t.Context(), &pulumirpc.RegisterResourceRequest{
 		Type: "a:b:C", Name: "c", Object: mustStruct(t, map[string]any{"in": "v"}),
@@ -141,14 +142,14 @@ func TestLocalComponentGetsEmptyObject(t *testing.T) {
 	if resp.GetId() != "" || len(resp.GetObject().GetFields()) != 0 {
 		t.Errorf("component response %v", resp)
 	}
-	if r, _ := m.Registration(resp.GetUrn()); r.Inputs.Get("in").AsString() != "v" {
+	if r, _ := m.Registration(urn.URN(resp.GetUrn())); r.Inputs.Get("in").AsString() != "v" {
 		t.Errorf("inputs not recorded: %#v", r.Inputs)
 	}
 }
 
 func TestRegisterResourceOutputs(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t)
+	m := hosttest.Start(t)
 	mon, _ := raw(t, m)
 	ctx := t.Context()
 	_, err := mon.RegisterResourceOutputs(ctx, &pulumirpc.RegisterResourceOutputsRequest{Urn: "urn:pulumi:dev::proj::a:b:C::nope"})
@@ -163,7 +164,7 @@ func TestRegisterResourceOutputs(t *testing.T) {
 	if _, err := mon.RegisterResourceOutputs(ctx, &pulumirpc.RegisterResourceOutputsRequest{Urn: resp.GetUrn(), Outputs: outs}); err != nil {
 		t.Fatal(err)
 	}
-	got, ok := m.Outputs(resp.GetUrn())
+	got, ok := m.Outputs(urn.URN(resp.GetUrn()))
 	if !ok || !got.Equals(property.NewMap(map[string]property.Value{"o": property.New(1.0)})) {
 		t.Errorf("outputs %#v %v", got, ok)
 	}
@@ -174,7 +175,7 @@ func TestRegisterResourceOutputs(t *testing.T) {
 
 func TestGetResourceBuiltin(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t)
+	m := hosttest.Start(t)
 	mon, _ := raw(t, m)
 	ctx := t.Context()
 	resp, err := mon.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{
@@ -212,7 +213,7 @@ func TestGetResourceBuiltin(t *testing.T) {
 
 func TestFeaturesAndUnimplemented(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t, fakemonitor.WithFeatures("secrets", "invokeParent"), fakemonitor.WithoutDeploymentInfo())
+	m := hosttest.Start(t, hosttest.WithFeatures("secrets", "invokeParent"), hosttest.WithoutDeploymentInfo())
 	mon, _ := raw(t, m)
 	ctx := t.Context()
 	if _, err := mon.GetDeploymentInfo(ctx, &emptypb.Empty{}); status.Code(err) != codes.Unimplemented {
@@ -231,7 +232,7 @@ func TestFeaturesAndUnimplemented(t *testing.T) {
 		t.Errorf("ReadResource: %v", err)
 	}
 
-	m2 := fakemonitor.Start(t)
+	m2 := hosttest.Start(t)
 	mon2, _ := raw(t, m2)
 	di, err := mon2.GetDeploymentInfo(ctx, &emptypb.Empty{})
 	if err != nil || len(di.GetSupportedFeatures()) != 16 || di.GetProject() != "proj" || di.GetStack() != "dev" {
@@ -241,13 +242,13 @@ func TestFeaturesAndUnimplemented(t *testing.T) {
 
 func TestEngineService(t *testing.T) {
 	t.Parallel()
-	m := fakemonitor.Start(t)
+	m := hosttest.Start(t)
 	_, eng := raw(t, m)
 	ctx := t.Context()
 	if _, err := eng.Log(ctx, &pulumirpc.LogRequest{Severity: pulumirpc.LogSeverity_ERROR, Message: "m", Urn: "u", StreamId: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if got := m.Logs(); len(got) != 1 || got[0] != (fakemonitor.LogEntry{Severity: pulumirpc.LogSeverity_ERROR, Message: "m", URN: "u", StreamID: 3}) {
+	if got := m.Logs(); len(got) != 1 || got[0] != (hosttest.LogEntry{Severity: pulumirpc.LogSeverity_ERROR, Message: "m", URN: "u", StreamID: 3}) {
 		t.Errorf("logs %+v", got)
 	}
 	if _, err := eng.SetRootResource(ctx, &pulumirpc.SetRootResourceRequest{Urn: "root"}); err != nil {

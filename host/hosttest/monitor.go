@@ -1,4 +1,4 @@
-package fakemonitor
+package hosttest
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
@@ -18,8 +20,8 @@ import (
 // skipped registration (Result FAIL/SKIP when the caller supports result
 // reporting, otherwise an RPC error, like the real engine).
 var (
-	ErrFail = errors.New("fakemonitor: registration failed")
-	ErrSkip = errors.New("fakemonitor: registration skipped")
+	ErrFail = errors.New("hosttest: registration failed")
+	ErrSkip = errors.New("hosttest: registration skipped")
 )
 
 // Alias is an alias spec as received (URN aliases are in Registration.AliasURNs
@@ -43,18 +45,18 @@ type CustomTimeouts struct {
 // answered. Inputs keep secrets, unknowns, resource references, and output
 // values as dependency markers.
 type Registration struct {
-	URN    string
+	URN    urn.URN
 	Type   string
 	Name   string
-	Parent string
+	Parent urn.URN
 	Custom bool
 	Remote bool
 	Inputs property.Map
 
 	Provider             string
 	Providers            map[string]string
-	Dependencies         []string
-	PropertyDependencies map[string][]string
+	Dependencies         []urn.URN
+	PropertyDependencies map[string][]urn.URN
 
 	Aliases                    []Alias
 	AliasURNs                  []string
@@ -82,7 +84,7 @@ type Registration struct {
 
 	// ID and Outputs are what the fake recorded as the resource's state
 	// (before per-caller secret/unknown stripping).
-	ID      string
+	ID      resource.ID
 	Outputs property.Map
 }
 
@@ -147,7 +149,7 @@ type config struct {
 	features         []string
 	noDeploymentInfo bool
 	dryRun           bool
-	registerHook     func(Registration) (string, property.Map, error)
+	registerHook     func(Registration) (resource.ID, property.Map, error)
 	previewUnknowns  func(Registration) []string
 	invokeHook       func(Invocation) (InvokeResult, error)
 	callHook         func(Call) (CallResult, error)
@@ -194,7 +196,7 @@ func WithPreviewUnknowns(f func(Registration) []string) Option {
 // dependency markers becoming propertyDependencies); for local components
 // only the error is used. An error fails the registration (see ErrFail,
 // ErrSkip). Default: id "id-"+name, outputs = inputs without dependencies.
-func WithRegisterHook(f func(Registration) (id string, outputs property.Map, err error)) Option {
+func WithRegisterHook(f func(Registration) (id resource.ID, outputs property.Map, err error)) Option {
 	return func(c *config) { c.registerHook = f }
 }
 
@@ -220,9 +222,9 @@ type Monitor struct {
 
 	mu            sync.Mutex
 	registrations []Registration
-	byURN         map[string]int // index into registrations
-	outputs       map[string]property.Map
-	outputsDone   map[string]bool
+	byURN         map[urn.URN]int // index into registrations
+	outputs       map[urn.URN]property.Map
+	outputsDone   map[urn.URN]bool
 	invocations   []Invocation
 	calls         []Call
 	logs          []LogEntry
@@ -239,19 +241,19 @@ func Start(t testing.TB, opts ...Option) *Monitor {
 	}
 	for _, id := range cfg.features {
 		if _, ok := featureEnums[id]; !ok {
-			t.Fatalf("fakemonitor: unknown feature id %q (known: %v)", id, FeatureIDs())
+			t.Fatalf("hosttest: unknown feature id %q (known: %v)", id, FeatureIDs())
 		}
 	}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatalf("fakemonitor: listen: %v", err)
+		t.Fatalf("hosttest: listen: %v", err)
 	}
 	m := &Monitor{
 		cfg:         cfg,
 		addr:        lis.Addr().String(),
-		byURN:       map[string]int{},
-		outputs:     map[string]property.Map{},
-		outputsDone: map[string]bool{},
+		byURN:       map[urn.URN]int{},
+		outputs:     map[urn.URN]property.Map{},
+		outputsDone: map[urn.URN]bool{},
 	}
 	const maxMsg = 400 * 1024 * 1024 // as rpcutil.GrpcChannelOptions
 	srv := grpc.NewServer(grpc.MaxRecvMsgSize(maxMsg), grpc.MaxSendMsgSize(maxMsg))
@@ -278,9 +280,9 @@ func (m *Monitor) Stack() string   { return m.cfg.stack }
 
 // StackURN is the URN of the root stack resource (not registered by the
 // fake; usable as a parent).
-func (m *Monitor) StackURN() string {
-	return "urn:pulumi:" + m.cfg.stack + "::" + m.cfg.project + "::pulumi:pulumi:Stack::" +
-		m.cfg.project + "-" + m.cfg.stack
+func (m *Monitor) StackURN() urn.URN {
+	return urn.URN("urn:pulumi:" + m.cfg.stack + "::" + m.cfg.project + "::pulumi:pulumi:Stack::" +
+		m.cfg.project + "-" + m.cfg.stack)
 }
 
 // Registrations returns every RegisterResource request received, in order.
@@ -291,10 +293,10 @@ func (m *Monitor) Registrations() []Registration {
 }
 
 // Registration returns the registration with the given URN.
-func (m *Monitor) Registration(urn string) (Registration, bool) {
+func (m *Monitor) Registration(u urn.URN) (Registration, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	i, ok := m.byURN[urn]
+	i, ok := m.byURN[u]
 	if !ok {
 		return Registration{}, false
 	}
@@ -302,10 +304,10 @@ func (m *Monitor) Registration(urn string) (Registration, bool) {
 }
 
 // Outputs returns what RegisterResourceOutputs recorded for urn.
-func (m *Monitor) Outputs(urn string) (property.Map, bool) {
+func (m *Monitor) Outputs(u urn.URN) (property.Map, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	o, ok := m.outputs[urn]
+	o, ok := m.outputs[u]
 	return o, ok
 }
 

@@ -1,4 +1,4 @@
-package fakemonitor
+package hosttest
 
 import (
 	"context"
@@ -76,6 +76,14 @@ func encodeMap(m property.Map, o encodeOpts) (*structpb.Struct, error) {
 	})
 }
 
+func urns(ss []string) []urn.URN {
+	out := make([]urn.URN, len(ss))
+	for i, s := range ss {
+		out[i] = urn.URN(s)
+	}
+	return out
+}
+
 func urnStrings(us []urn.URN) []string {
 	out := make([]string, len(us))
 	for i, u := range us {
@@ -138,13 +146,13 @@ func decodeRegistration(req *pulumirpc.RegisterResourceRequest) (Registration, e
 	r := Registration{
 		Type:                       req.GetType(),
 		Name:                       req.GetName(),
-		Parent:                     req.GetParent(),
+		Parent:                     urn.URN(req.GetParent()),
 		Custom:                     req.GetCustom(),
 		Remote:                     req.GetRemote(),
 		Inputs:                     inputs,
 		Provider:                   req.GetProvider(),
 		Providers:                  maps.Clone(req.GetProviders()),
-		Dependencies:               slices.Clone(req.GetDependencies()),
+		Dependencies:               urns(req.GetDependencies()),
 		AliasURNs:                  slices.Clone(req.GetAliasURNs()),
 		AliasSpecs:                 req.GetAliasSpecs(),
 		IgnoreChanges:              slices.Clone(req.GetIgnoreChanges()),
@@ -174,9 +182,9 @@ func decodeRegistration(req *pulumirpc.RegisterResourceRequest) (Registration, e
 		}
 	}
 	if pd := req.GetPropertyDependencies(); len(pd) > 0 {
-		r.PropertyDependencies = make(map[string][]string, len(pd))
+		r.PropertyDependencies = make(map[string][]urn.URN, len(pd))
 		for k, v := range pd {
-			r.PropertyDependencies[k] = slices.Clone(v.GetUrns())
+			r.PropertyDependencies[k] = urns(v.GetUrns())
 		}
 	}
 	for _, a := range req.GetAliases() {
@@ -195,16 +203,15 @@ func decodeRegistration(req *pulumirpc.RegisterResourceRequest) (Registration, e
 
 // urnFor applies the URN rule: the parent's qualified type is prefixed
 // unless the parent is empty or the root stack.
-func (m *Monitor) urnFor(parent, typ, name string) (string, error) {
+func (m *Monitor) urnFor(parent urn.URN, typ, name string) (urn.URN, error) {
 	var parentType tokens.Type
 	if parent != "" {
-		pu := urn.URN(parent)
-		if !pu.IsValid() {
+		if !parent.IsValid() {
 			return "", fmt.Errorf("invalid parent URN %q", parent)
 		}
-		parentType = pu.QualifiedType()
+		parentType = parent.QualifiedType()
 	}
-	return string(urn.New(tokens.QName(m.cfg.stack), tokens.PackageName(m.cfg.project),
+	return (urn.New(tokens.QName(m.cfg.stack), tokens.PackageName(m.cfg.project),
 		parentType, tokens.Type(typ), name)), nil
 }
 
@@ -241,7 +248,7 @@ func (s *monitorServer) RegisterResource(
 	case m.cfg.registerHook != nil:
 		reg.ID, outputs, hookErr = m.cfg.registerHook(reg)
 	case reg.Custom:
-		reg.ID = "id-" + reg.Name
+		reg.ID = resource.ID("id-" + reg.Name)
 		outputs = stripDeps(property.New(reg.Inputs)).AsMap()
 	}
 	if !reg.Custom {
@@ -278,7 +285,7 @@ func (s *monitorServer) RegisterResource(
 			result = pulumirpc.Result_SKIP
 		}
 		if reg.SupportsResultReporting && (errors.Is(hookErr, ErrFail) || errors.Is(hookErr, ErrSkip)) {
-			return &pulumirpc.RegisterResourceResponse{Urn: reg.URN, Result: result}, nil
+			return &pulumirpc.RegisterResourceResponse{Urn: string(reg.URN), Result: result}, nil
 		}
 		return nil, status.Error(codes.Unknown, hookErr.Error())
 	}
@@ -292,7 +299,7 @@ func (s *monitorServer) RegisterResource(
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "encoding outputs: %v", err)
 	}
-	resp := &pulumirpc.RegisterResourceResponse{Urn: reg.URN, Id: reg.ID, Object: obj}
+	resp := &pulumirpc.RegisterResourceResponse{Urn: string(reg.URN), Id: string(reg.ID), Object: obj}
 	if reg.Remote {
 		for k, deps := range monitorclient.DependencyMap(outputs) {
 			if resp.PropertyDependencies == nil {
@@ -315,12 +322,13 @@ func (s *monitorServer) RegisterResourceOutputs(
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	// Like the engine: only once, and only after the registration.
-	if _, ok := m.byURN[req.GetUrn()]; !ok || m.outputsDone[req.GetUrn()] {
+	u := urn.URN(req.GetUrn())
+	if _, ok := m.byURN[u]; !ok || m.outputsDone[u] {
 		return nil, status.Errorf(codes.FailedPrecondition,
-			"cannot complete a resource '%v' whose registration isn't pending", req.GetUrn())
+			"cannot complete a resource '%v' whose registration isn't pending", u)
 	}
-	m.outputsDone[req.GetUrn()] = true
-	m.outputs[req.GetUrn()] = outs
+	m.outputsDone[u] = true
+	m.outputs[u] = outs
 	return &emptypb.Empty{}, nil
 }
 
@@ -353,7 +361,7 @@ func (s *monitorServer) Invoke(
 		s.m.invocations = append(s.m.invocations, inv)
 		s.m.mu.Unlock()
 		if s.m.cfg.invokeHook == nil {
-			return nil, status.Errorf(codes.Unimplemented, "fakemonitor: no invoke hook for %q", req.GetTok())
+			return nil, status.Errorf(codes.Unimplemented, "hosttest: no invoke hook for %q", req.GetTok())
 		}
 		var res InvokeResult
 		res, err = s.m.cfg.invokeHook(inv)
@@ -381,7 +389,7 @@ func (s *monitorServer) getResource(args property.Map) (property.Map, error) {
 	}
 	s.m.mu.Lock()
 	defer s.m.mu.Unlock()
-	i, ok := s.m.byURN[u.AsString()]
+	i, ok := s.m.byURN[urn.URN(u.AsString())]
 	if !ok {
 		return property.Map{}, fmt.Errorf("unknown resource %v", u.AsString())
 	}
@@ -391,8 +399,8 @@ func (s *monitorServer) getResource(args property.Map) (property.Map, error) {
 		state = o
 	}
 	return property.NewMap(map[string]property.Value{
-		"urn":      property.New(reg.URN),
-		"id":       property.New(reg.ID),
+		"urn":      property.New(string(reg.URN)),
+		"id":       property.New(string(reg.ID)),
 		"provider": property.New(reg.Provider),
 		"state":    property.New(state),
 	}), nil
@@ -417,7 +425,7 @@ func (s *monitorServer) Call(_ context.Context, req *pulumirpc.ResourceCallReque
 	s.m.calls = append(s.m.calls, c)
 	s.m.mu.Unlock()
 	if s.m.cfg.callHook == nil {
-		return nil, status.Errorf(codes.Unimplemented, "fakemonitor: no call hook for %q", req.GetTok())
+		return nil, status.Errorf(codes.Unimplemented, "hosttest: no call hook for %q", req.GetTok())
 	}
 	res, err := s.m.cfg.callHook(c)
 	if err != nil {

@@ -1,0 +1,16 @@
+// Package hosttest tests components and methods written on package host,
+// from the author's own module: a fake engine on loopback (a real gRPC
+// ResourceMonitor and Engine) and a [Harness] that serves a provider
+// against it.
+//
+// Start with [New]: give it the provider (host.New) and options for the
+// fake engine ([WithDryRun] for a preview, [WithRegisterHook] for what
+// custom children's Create returns, [WithInvokeHook] and [WithCallHook] for
+// functions and methods of other packages). [Harness.Construct] and
+// [Harness.Call] send what a program's engine sends and return outputs with
+// their secret, unknown and dependency markers; a user's mistake comes
+// back as a *host.InputError. [Monitor.Registrations] says what the
+// component registered: types, names, parents, inputs, options and
+// dependencies. [Start] runs the fake engine alone, for code that talks to
+// the engine through package monitorclient.
+package hosttest
