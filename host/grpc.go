@@ -274,7 +274,7 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 	out := &pulumirpc.ConstructResponse{Urn: string(resp.URN), State: state,
 		StateDependencies: map[string]*pulumirpc.ConstructResponse_PropertyDependencies{}}
 	for k, deps := range resp.StateDependencies {
-		out.StateDependencies[k] = &pulumirpc.ConstructResponse_PropertyDependencies{Urns: urnStrings(deps)}
+		out.StateDependencies[k] = &pulumirpc.ConstructResponse_PropertyDependencies{Urns: wire.URNStrings(deps)}
 	}
 	return out, nil
 }
@@ -289,7 +289,7 @@ func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, er
 		deps[k] = d.GetUrns()
 	}
 	o := ResourceOptions{
-		Dependencies:            urns(req.GetDependencies()),
+		Dependencies:            wire.URNs(req.GetDependencies()),
 		Protect:                 req.Protect,
 		AdditionalSecretOutputs: req.GetAdditionalSecretOutputs(),
 		DeletedWith:             urn.URN(req.GetDeletedWith()),
@@ -297,7 +297,7 @@ func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, er
 		IgnoreChanges:           req.GetIgnoreChanges(),
 		ReplaceOnChanges:        req.GetReplaceOnChanges(),
 		RetainOnDelete:          req.RetainOnDelete,
-		ReplaceWith:             urns(req.GetReplaceWith()),
+		ReplaceWith:             wire.URNs(req.GetReplaceWith()),
 	}
 	for pkg, s := range req.GetProviders() {
 		ref, err := providers.ParseReference(s)
@@ -362,27 +362,6 @@ func stackInfo(project, stack, org string, dryRun bool, parallel int, config map
 	}
 	return StackInfo{Project: project, Stack: stack, Organization: org, DryRun: dryRun, Parallel: parallel,
 		Config: property.NewMap(cfg)}
-}
-
-// urns converts URNs off the wire; nil stays nil.
-func urns(ss []string) []urn.URN {
-	if ss == nil {
-		return nil
-	}
-	out := make([]urn.URN, len(ss))
-	for i, s := range ss {
-		out[i] = urn.URN(s)
-	}
-	return out
-}
-
-// urnStrings converts URNs for the wire.
-func urnStrings(us []urn.URN) []string {
-	out := make([]string, len(us))
-	for i, u := range us {
-		out[i] = string(u)
-	}
-	return out
 }
 
 // inflight tracks the contexts of requests in progress so Cancel can abort

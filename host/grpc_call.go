@@ -47,7 +47,7 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 		return nil, errorToStatus(err, creq.Args)
 	}
 	for k, deps := range resp.ReturnDependencies {
-		out.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: urnStrings(deps)}
+		out.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: wire.URNStrings(deps)}
 	}
 	return out, nil
 }

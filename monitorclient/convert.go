@@ -43,30 +43,6 @@ func sortedUnion(lists ...[]urn.URN) []urn.URN {
 	return slices.Compact(out)
 }
 
-// urnStrings converts URNs for the wire; nil stays nil.
-func urnStrings(us []urn.URN) []string {
-	if us == nil {
-		return nil
-	}
-	out := make([]string, len(us))
-	for i, u := range us {
-		out[i] = string(u)
-	}
-	return out
-}
-
-// urns converts URNs off the wire; nil stays nil.
-func urns(ss []string) []urn.URN {
-	if ss == nil {
-		return nil
-	}
-	out := make([]urn.URN, len(ss))
-	for i, s := range ss {
-		out[i] = urn.URN(s)
-	}
-	return out
-}
-
 // refStrings converts provider references for the wire; nil stays nil.
 func refStrings(refs map[string]providers.Reference) map[string]string {
 	if refs == nil {
@@ -298,12 +274,12 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (regi
 		Remote:                  req.Remote,
 		Provider:                req.Provider.String(),
 		Providers:               refStrings(req.Providers),
-		Dependencies:            urnStrings(sortedUnion(req.Dependencies, allPropDeps)),
+		Dependencies:            wire.URNStrings(sortedUnion(req.Dependencies, allPropDeps)),
 		AdditionalSecretOutputs: req.AdditionalSecretOutputs,
 		IgnoreChanges:           req.IgnoreChanges,
 		ReplaceOnChanges:        req.ReplaceOnChanges,
 		DeletedWith:             string(req.DeletedWith),
-		ReplaceWith:             urnStrings(req.ReplaceWith),
+		ReplaceWith:             wire.URNStrings(req.ReplaceWith),
 		Version:                 req.Version,
 		PluginDownloadURL:       req.PluginDownloadURL,
 		ImportId:                string(req.ImportID),
@@ -459,7 +435,7 @@ func registerResourceResponse(resp *pulumirpc.RegisterResourceResponse, outs pro
 	if pd := resp.GetPropertyDependencies(); len(pd) > 0 {
 		out.PropertyDependencies = make(map[string][]urn.URN, len(pd))
 		for k, v := range pd {
-			out.PropertyDependencies[k] = urns(v.GetUrns())
+			out.PropertyDependencies[k] = wire.URNs(v.GetUrns())
 		}
 	}
 	return out
@@ -496,7 +472,7 @@ func toRPCInvokeRequest(req InvokeRequest, f Features) (*pulumirpc.ResourceInvok
 		Provider:          req.Provider.String(),
 		Version:           req.Version,
 		PluginDownloadURL: req.PluginDownloadURL,
-		DependsOn:         urnStrings(req.DependsOn),
+		DependsOn:         wire.URNStrings(req.DependsOn),
 		Parent:            string(req.Parent),
 		AcceptResources:   true,
 		AcceptsByteString: true,
@@ -596,7 +572,7 @@ func toRPCCallRequest(req CallRequest, f Features) (*pulumirpc.ResourceCallReque
 	if argDeps, _ := mergeKeyDeps(req.Args, req.ArgDependencies); len(argDeps) > 0 {
 		out.ArgDependencies = make(map[string]*pulumirpc.ResourceCallRequest_ArgumentDependencies, len(argDeps))
 		for k, deps := range argDeps {
-			out.ArgDependencies[k] = &pulumirpc.ResourceCallRequest_ArgumentDependencies{Urns: urnStrings(deps)}
+			out.ArgDependencies[k] = &pulumirpc.ResourceCallRequest_ArgumentDependencies{Urns: wire.URNStrings(deps)}
 		}
 	}
 	return out, nil
@@ -617,7 +593,7 @@ func fromRPCCallResponse(tok string, resp *pulumirpc.CallResponse) (CallResponse
 	if rd := resp.GetReturnDependencies(); len(rd) > 0 {
 		out.ReturnDependencies = make(map[string][]urn.URN, len(rd))
 		for k, v := range rd {
-			out.ReturnDependencies[k] = urns(v.GetUrns())
+			out.ReturnDependencies[k] = wire.URNs(v.GetUrns())
 		}
 	}
 	return out, nil

@@ -67,7 +67,7 @@ func (h *Harness) Construct(ctx context.Context, req ConstructRequest) (Construc
 	}
 	deps := map[string]*pulumirpc.ConstructRequest_PropertyDependencies{}
 	for k, urns := range monitorclient.DependencyMap(req.Inputs) {
-		deps[k] = &pulumirpc.ConstructRequest_PropertyDependencies{Urns: urnStrings(urns)}
+		deps[k] = &pulumirpc.ConstructRequest_PropertyDependencies{Urns: wire.URNStrings(urns)}
 	}
 	m := h.Monitor
 	resp, err := h.server.Construct(ctx, &pulumirpc.ConstructRequest{
@@ -110,7 +110,7 @@ func (h *Harness) Call(ctx context.Context, req CallRequest) (CallResponse, erro
 	}
 	deps := map[string]*pulumirpc.CallRequest_ArgumentDependencies{}
 	for k, urns := range monitorclient.DependencyMap(req.Args) {
-		deps[k] = &pulumirpc.CallRequest_ArgumentDependencies{Urns: urnStrings(urns)}
+		deps[k] = &pulumirpc.CallRequest_ArgumentDependencies{Urns: wire.URNStrings(urns)}
 	}
 	m := h.Monitor
 	resp, err := h.server.Call(ctx, &pulumirpc.CallRequest{

@@ -20,6 +20,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/polyhost/polyhost/internal/wire"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -74,22 +75,6 @@ func encodeMap(m property.Map, o encodeOpts) (*structpb.Struct, error) {
 	return plugin.MarshalProperties(pm, plugin.MarshalOptions{
 		KeepUnknowns: true, KeepSecrets: o.secrets, KeepResources: o.resources,
 	})
-}
-
-func urns(ss []string) []urn.URN {
-	out := make([]urn.URN, len(ss))
-	for i, s := range ss {
-		out[i] = urn.URN(s)
-	}
-	return out
-}
-
-func urnStrings(us []urn.URN) []string {
-	out := make([]string, len(us))
-	for i, u := range us {
-		out[i] = string(u)
-	}
-	return out
 }
 
 // stripDeps drops dependency markers, as a provider's outputs have none.
@@ -152,7 +137,7 @@ func decodeRegistration(req *pulumirpc.RegisterResourceRequest) (Registration, e
 		Inputs:                     inputs,
 		Provider:                   req.GetProvider(),
 		Providers:                  maps.Clone(req.GetProviders()),
-		Dependencies:               urns(req.GetDependencies()),
+		Dependencies:               wire.URNs(req.GetDependencies()),
 		AliasURNs:                  slices.Clone(req.GetAliasURNs()),
 		AliasSpecs:                 req.GetAliasSpecs(),
 		IgnoreChanges:              slices.Clone(req.GetIgnoreChanges()),
@@ -184,7 +169,7 @@ func decodeRegistration(req *pulumirpc.RegisterResourceRequest) (Registration, e
 	if pd := req.GetPropertyDependencies(); len(pd) > 0 {
 		r.PropertyDependencies = make(map[string][]urn.URN, len(pd))
 		for k, v := range pd {
-			r.PropertyDependencies[k] = urns(v.GetUrns())
+			r.PropertyDependencies[k] = wire.URNs(v.GetUrns())
 		}
 	}
 	for _, a := range req.GetAliases() {
@@ -305,7 +290,7 @@ func (s *monitorServer) RegisterResource(
 			if resp.PropertyDependencies == nil {
 				resp.PropertyDependencies = map[string]*pulumirpc.RegisterResourceResponse_PropertyDependencies{}
 			}
-			resp.PropertyDependencies[k] = &pulumirpc.RegisterResourceResponse_PropertyDependencies{Urns: urnStrings(deps)}
+			resp.PropertyDependencies[k] = &pulumirpc.RegisterResourceResponse_PropertyDependencies{Urns: wire.URNStrings(deps)}
 		}
 	}
 	return resp, nil
@@ -438,7 +423,7 @@ func (s *monitorServer) Call(_ context.Context, req *pulumirpc.ResourceCallReque
 	resp := &pulumirpc.CallResponse{Return: obj, Failures: toRPCFailures(res.Failures)}
 	deps := map[string][]string{}
 	for k, v := range monitorclient.DependencyMap(res.Return) {
-		deps[k] = urnStrings(v)
+		deps[k] = wire.URNStrings(v)
 	}
 	for k, v := range res.ReturnDependencies {
 		deps[k] = append(deps[k], v...)
