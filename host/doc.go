@@ -42,7 +42,10 @@
 // of both.
 //
 // A custom resource's backend ([Resource]) finds the provider's
-// configuration in every request ([ResourceInfo].Config).
+// configuration in every request ([ResourceInfo].Config), and in Check the
+// program's autonaming configuration ([CheckRequest].Autonaming). Strings
+// that are not valid UTF-8 travel as byte strings where the engine reads
+// them.
 //
 // [Main] runs the plugin on one Go thread at a time unless told otherwise
 // ([WithMaxProcs]): a provider mostly waits on the engine.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
@@ -31,6 +32,10 @@ type server struct {
 
 	p        *Provider
 	inflight *inflight
+
+	// byteStrings: the engine said at Handshake that it reads byte string
+	// values, so strings that are not valid UTF-8 are sent as such.
+	byteStrings atomic.Bool
 }
 
 func newServer(p *Provider) *server {
@@ -48,8 +53,8 @@ func fromWire(s *structpb.Struct) (property.Map, error) {
 }
 
 // toWire writes values with unknowns, secrets and resource references kept.
-func toWire(m property.Map) (*structpb.Struct, error) {
-	return wire.MarshalMap(m, wire.MarshalOptions{Secrets: true, Resources: true})
+func (s *server) toWire(m property.Map) (*structpb.Struct, error) {
+	return wire.MarshalMap(m, wire.MarshalOptions{Secrets: true, Resources: true, ByteStrings: s.byteStrings.Load()})
 }
 
 // errorToStatus converts a core error to a gRPC status at the boundary: bad
@@ -114,7 +119,13 @@ func constructErrorToStatus(err error, ins ...property.Map) error {
 
 func (s *server) Handshake(ctx context.Context, req *pulumirpc.ProviderHandshakeRequest) (*pulumirpc.ProviderHandshakeResponse, error) {
 	s.p.setEngine(req.GetEngineAddress())
-	return &pulumirpc.ProviderHandshakeResponse{AcceptSecrets: true, AcceptResources: true, AcceptOutputs: true}, nil
+	s.byteStrings.Store(req.GetAcceptsByteString())
+	return &pulumirpc.ProviderHandshakeResponse{
+		AcceptSecrets: true, AcceptResources: true, AcceptOutputs: true,
+		// Byte strings decode into strings; Check passes the engine's
+		// autonaming options to backends (CheckRequest.Autonaming).
+		AcceptsByteString: true, SupportsAutonamingConfiguration: true,
+	}, nil
 }
 
 func (s *server) Attach(ctx context.Context, req *pulumirpc.PluginAttach) (*emptypb.Empty, error) {
@@ -144,7 +155,7 @@ func (s *server) CheckConfig(ctx context.Context, req *pulumirpc.CheckRequest) (
 		return nil, status.Errorf(codes.InvalidArgument, "configuration: %v", err)
 	}
 	checked, failures := s.p.checkConfig(news)
-	inputs, err := toWire(checked)
+	inputs, err := s.toWire(checked)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +278,7 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 		s.logPanic(ctx, err, creq.Inputs, creq.Info.Config)
 		return nil, constructErrorToStatus(engineNamed(err, creq.Type, creq.Name), creq.Inputs, creq.Info.Config)
 	}
-	state, err := toWire(resp.State)
+	state, err := s.toWire(resp.State)
 	if err != nil {
 		return nil, errorToStatus(&StepError{Step: "marshal outputs", Err: err}, creq.Inputs) // the engine names the resource
 	}

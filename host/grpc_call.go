@@ -43,7 +43,7 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 	if len(out.Failures) > 0 {
 		return out, nil
 	}
-	if out.Return, err = toWire(resp.Return); err != nil {
+	if out.Return, err = s.toWire(resp.Return); err != nil {
 		return nil, errorToStatus(err, creq.Args)
 	}
 	for k, deps := range resp.ReturnDependencies {
@@ -101,7 +101,7 @@ func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pul
 	}
 	out := &pulumirpc.InvokeResponse{Failures: checkFailures(resp.Failures, args)}
 	if len(out.Failures) == 0 {
-		if out.Return, err = toWire(resp.Return); err != nil {
+		if out.Return, err = s.toWire(resp.Return); err != nil {
 			return nil, errorToStatus(err, args)
 		}
 	}

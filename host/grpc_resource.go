@@ -42,14 +42,21 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	resp, err := s.p.check(ctx, CheckRequest{
-		ResourceInfo: ri,
-		OldInputs:    olds, Inputs: news, RandomSeed: req.GetRandomSeed(),
-	})
+	creq := CheckRequest{ResourceInfo: ri, OldInputs: olds, Inputs: news, RandomSeed: req.GetRandomSeed()}
+	if a := req.GetAutonaming(); a != nil {
+		creq.Autonaming = &Autonaming{ProposedName: a.GetProposedName()}
+		switch a.GetMode() {
+		case pulumirpc.CheckRequest_AutonamingOptions_ENFORCE:
+			creq.Autonaming.Mode = AutonamingEnforce
+		case pulumirpc.CheckRequest_AutonamingOptions_DISABLE:
+			creq.Autonaming.Mode = AutonamingDisable
+		}
+	}
+	resp, err := s.p.check(ctx, creq)
 	if err != nil {
 		return nil, errorToStatus(err, olds, news, ri.Config)
 	}
-	inputs, err := toWire(resp.Inputs)
+	inputs, err := s.toWire(resp.Inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -112,9 +119,9 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 		Inputs:       inputs, Timeout: seconds(req.GetTimeout()),
 	}, req.GetPreview())
 	if err != nil {
-		return nil, crudError(err, inputs, ri.Config)
+		return nil, s.crudError(err, inputs, ri.Config)
 	}
-	props, err := toWire(resp.Outputs)
+	props, err := s.toWire(resp.Outputs)
 	if err != nil {
 		return nil, err
 	}
@@ -136,16 +143,16 @@ func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 		ID:           resource.ID(req.GetId()), Inputs: inputs, Outputs: state,
 	})
 	if err != nil {
-		return nil, crudError(err, inputs, state, ri.Config)
+		return nil, s.crudError(err, inputs, state, ri.Config)
 	}
 	if resp.ID == "" {
 		return &pulumirpc.ReadResponse{}, nil // gone
 	}
-	props, err := toWire(resp.Outputs)
+	props, err := s.toWire(resp.Outputs)
 	if err != nil {
 		return nil, err
 	}
-	ins, err := toWire(resp.Inputs)
+	ins, err := s.toWire(resp.Inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -172,9 +179,9 @@ func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pul
 		IgnoreChanges: req.GetIgnoreChanges(), Timeout: seconds(req.GetTimeout()),
 	}, req.GetPreview())
 	if err != nil {
-		return nil, crudError(err, news, oldOutputs, ri.Config)
+		return nil, s.crudError(err, news, oldOutputs, ri.Config)
 	}
-	props, err := toWire(resp.Outputs)
+	props, err := s.toWire(resp.Outputs)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +203,7 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 		ID:           resource.ID(req.GetId()), Inputs: inputs, Outputs: state, Timeout: seconds(req.GetTimeout()),
 	})
 	if err != nil {
-		return nil, crudError(err, inputs, state, ri.Config)
+		return nil, s.crudError(err, inputs, state, ri.Config)
 	}
 	return &emptypb.Empty{}, nil
 }
@@ -204,17 +211,17 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 // crudError converts a backend error; a partial create or update carries
 // the resource's ID and state so the engine records it. ins[0] are the
 // inputs; all of ins are searched for secrets to redact.
-func crudError(err error, ins ...property.Map) error {
+func (s *server) crudError(err error, ins ...property.Map) error {
 	err = redactErr(err, secretTexts(ins...))
 	var pe *PartialError
 	if !errors.As(err, &pe) {
 		return errorToStatus(err)
 	}
-	props, merr := toWire(pe.Outputs)
+	props, merr := s.toWire(pe.Outputs)
 	if merr != nil {
 		return errorToStatus(err)
 	}
-	ins0, merr := toWire(ins[0])
+	ins0, merr := s.toWire(ins[0])
 	if merr != nil {
 		return errorToStatus(err)
 	}

@@ -82,7 +82,7 @@ func TestCheckFailuresNeverPointAtSecrets(t *testing.T) {
 // input error and the inputs hold secrets.
 func TestPartialInputErrorKeepsID(t *testing.T) {
 	t.Parallel()
-	err := crudError(&PartialError{ID: "i-1", Err: Errorf("size", "%s is too big", testSecret)}, secretInputs)
+	err := newServer(nil).crudError(&PartialError{ID: "i-1", Err: Errorf("size", "%s is too big", testSecret)}, secretInputs)
 	rerr, ok := rpcerror.FromError(err)
 	if !ok {
 		t.Fatalf("not a gRPC error: %v", err)

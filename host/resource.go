@@ -61,7 +61,27 @@ type CheckRequest struct {
 	OldInputs  property.Map // empty on create
 	Inputs     property.Map
 	RandomSeed []byte
+	// Autonaming is what the program's autonaming configuration asks of a
+	// name the backend would generate; nil when it asks nothing.
+	Autonaming *Autonaming
 }
+
+// Autonaming is the engine's request for a generated name: use
+// ProposedName (AutonamingPropose: may adjust it; AutonamingEnforce: as
+// is), or generate none (AutonamingDisable: the user must name it).
+type Autonaming struct {
+	ProposedName string
+	Mode         AutonamingMode
+}
+
+// AutonamingMode says how a backend uses Autonaming.ProposedName.
+type AutonamingMode int
+
+const (
+	AutonamingPropose AutonamingMode = iota
+	AutonamingEnforce
+	AutonamingDisable
+)
 
 // CheckResponse returns the checked inputs, or the failures.
 type CheckResponse struct {
