@@ -84,6 +84,16 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (Ca
 	return CallResult{Return: c.seal(out)}, nil
 }
 
+// RegisterPackage registers a package (a parameterized one, typically) so
+// that children can name it in RegisterResourceRequest.PackageRef.
+func (c *Component) RegisterPackage(ctx context.Context, req monitorclient.RegisterPackageRequest) (monitorclient.RegisterPackageResponse, error) {
+	resp, err := c.monitor.RegisterPackage(ctx, req)
+	if err != nil {
+		return resp, &StepError{Token: c.token, Name: c.name, Step: "register package " + req.Name, Err: err}
+	}
+	return resp, nil
+}
+
 // CallResult is what [Component.Call] returns: the method's results, each
 // with its dependencies as markers, or Unknown in a preview.
 type CallResult struct {

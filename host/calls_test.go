@@ -162,3 +162,33 @@ func TestComponentCall(t *testing.T) {
 		t.Errorf("shout depends on %v, want the thing", deps)
 	}
 }
+
+// A component registers a parameterized package and a child of it, by its
+// reference, with properties whose diffs the CLI hides.
+func TestComponentParameterizedChildWithHiddenDiffs(t *testing.T) {
+	t.Parallel()
+	mon := hosttest.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
+			pkg, err := c.RegisterPackage(ctx, monitorclient.RegisterPackageRequest{Name: "terraform-provider", Version: "0.8.0",
+				Parameterization: &monitorclient.Parameterization{Name: "netbox", Version: "3.1.0", Value: []byte("params")}})
+			if err != nil {
+				return rawCompOut{}, err
+			}
+			_, err = c.Register(ctx, monitorclient.RegisterResourceRequest{Type: "netbox:index:Site", Name: "site", Custom: true,
+				PackageRef: pkg.Ref, HideDiffs: []string{"comments"}})
+			return rawCompOut{Shout: property.New("ok")}, err
+		}))
+	if _, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})); err != nil {
+		t.Fatal(err)
+	}
+	pkgs := mon.Packages()
+	if len(pkgs) != 1 || pkgs[0].GetParameterization().GetName() != "netbox" || string(pkgs[0].GetParameterization().GetValue()) != "params" {
+		t.Fatalf("packages registered: %v", pkgs)
+	}
+	for _, r := range mon.Registrations() {
+		if r.Name == "site" && (r.PackageRef != "ref-1" || !slices.Equal(r.HideDiffs, []string{"comments"})) {
+			t.Errorf("child registered with packageRef %q and hideDiffs %v, want ref-1 and [comments]", r.PackageRef, r.HideDiffs)
+		}
+	}
+}

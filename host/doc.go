@@ -28,7 +28,9 @@
 // [Component.Resolve] reads a referenced resource through the engine;
 // [Component.Invoke] calls any package's function and [Component.Call] a
 // method of another resource, with unknown results in a preview when an
-// argument is unknown, as the SDKs give them.
+// argument is unknown, as the SDKs give them. [Component.RegisterPackage]
+// registers a parameterized package for children that name it
+// (RegisterResourceRequest.PackageRef).
 //
 // The package schema comes from one of two places. Go-first: without
 // [WithSchema], [New] builds it from the Go types of the registrations (struct

@@ -2,6 +2,7 @@ package monitorclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -195,6 +196,23 @@ func (c *Client) GetResource(ctx context.Context, req GetResourceRequest) (GetRe
 	}
 	out, err := fromGetResourceReturn(resp.Return)
 	return out, wrapErr("get resource", string(req.URN), err)
+}
+
+// RegisterPackage registers a package with the monitor and returns its
+// reference. The monitor must support parameterization.
+func (c *Client) RegisterPackage(ctx context.Context, req RegisterPackageRequest) (RegisterPackageResponse, error) {
+	if !c.features.Parameterization {
+		return RegisterPackageResponse{}, wrapErr("register package", req.Name, errors.New("the monitor does not support parameterized packages"))
+	}
+	rreq := &pulumirpc.RegisterPackageRequest{Name: req.Name, Version: req.Version, DownloadUrl: req.DownloadURL, Checksums: req.Checksums}
+	if p := req.Parameterization; p != nil {
+		rreq.Parameterization = &pulumirpc.Parameterization{Name: p.Name, Version: p.Version, Value: p.Value}
+	}
+	resp, err := c.monitor.RegisterPackage(ctx, rreq)
+	if err != nil {
+		return RegisterPackageResponse{}, wrapErr("register package", req.Name, err)
+	}
+	return RegisterPackageResponse{Ref: resp.GetRef()}, nil
 }
 
 // Call calls a resource method. Provider failures come back as a

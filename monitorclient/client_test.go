@@ -698,3 +698,27 @@ func TestLargeMessagesBeyondFlowWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Package references need a monitor that supports parameterization: the
+// client says so instead of sending what the monitor would misread.
+func TestPackageRefNeedsParameterization(t *testing.T) {
+	t.Parallel()
+	m := hosttest.Start(t, hosttest.WithFeatures("secrets", "resourceReferences"))
+	c, err := monitorclient.Dial(context.Background(), m.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	if _, err := c.RegisterPackage(context.Background(), monitorclient.RegisterPackageRequest{Name: "terraform-provider"}); err == nil ||
+		!strings.Contains(err.Error(), "parameterized") {
+		t.Errorf("RegisterPackage: %v, want an error saying the monitor lacks parameterization", err)
+	}
+	_, err = c.RegisterResource(context.Background(), monitorclient.RegisterResourceRequest{
+		Type: "netbox:index:Site", Name: "s", Custom: true, Parent: m.StackURN(), PackageRef: "ref-1"})
+	if err == nil || !strings.Contains(err.Error(), "package references") {
+		t.Errorf("RegisterResource with a packageRef: %v, want an error naming package references", err)
+	}
+	if len(m.Registrations()) != 0 || len(m.Packages()) != 0 {
+		t.Errorf("the monitor received %v and %v", m.Registrations(), m.Packages())
+	}
+}

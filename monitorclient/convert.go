@@ -258,6 +258,9 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (regi
 	if !req.ReplacementTrigger.IsNull() && !f.ReplacementTrigger {
 		return registerRequest{}, errors.New("the monitor does not support the ReplacementTrigger option")
 	}
+	if req.PackageRef != "" && !f.Parameterization {
+		return registerRequest{}, errors.New("the monitor does not support package references (parameterization)")
+	}
 	if !req.Hooks.empty() && !f.ResourceHooks {
 		return registerRequest{}, errors.New("the monitor does not support resource hooks")
 	}
@@ -284,6 +287,8 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (regi
 		PluginDownloadURL:       req.PluginDownloadURL,
 		ImportId:                string(req.ImportID),
 		ParentStackTraceHandle:  req.ParentStackTraceHandle,
+		HideDiffs:               req.HideDiffs,
+		PackageRef:              req.PackageRef,
 		AcceptSecrets:           true,
 		AcceptResources:         true,
 		AcceptsByteString:       true,

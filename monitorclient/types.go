@@ -87,6 +87,15 @@ func (h *ResourceHooks) empty() bool {
 
 // RegisterResourceRequest registers a custom resource, a local component or
 // a remote (multi-language) component.
+//
+// Fields of the protocol's request left out: AliasURNs (Aliases says the
+// same in the form current engines take), SourcePosition and StackTrace
+// (the positions of a program's source, which a provider has none of;
+// ParentStackTraceHandle links to the program's), Transforms and
+// StateMigrations (callbacks the engine calls back into: a provider serves
+// none), PluginChecksums, EnvVarMappings and SnippetId (set by language
+// SDKs for their own plugins and snippets). The accept and supports flags
+// are always set: the client reads everything they offer.
 type RegisterResourceRequest struct {
 	Type   string
 	Name   string
@@ -121,6 +130,12 @@ type RegisterResourceRequest struct {
 	Version                 string
 	PluginDownloadURL       string
 	ImportID                resource.ID
+	// HideDiffs are properties whose changes the CLI does not show.
+	HideDiffs []string
+	// PackageRef is a package registered with RegisterPackage (a
+	// parameterized one): the resource is of that package, with its
+	// version and parameters, instead of Version and PluginDownloadURL.
+	PackageRef string
 	// ParentStackTraceHandle is the engine's handle for the stack trace of
 	// the request that led here (a Construct's or Call's), so the engine
 	// can stitch traces together across plugins.
@@ -316,3 +331,28 @@ type LogRequest struct {
 
 // LogResponse is empty; see RegisterResourceOutputsResponse.
 type LogResponse struct{}
+
+// RegisterPackageRequest registers a package, possibly parameterized (for
+// example a Terraform provider bridged at run time), for resources and
+// invokes that name it by the returned reference.
+type RegisterPackageRequest struct {
+	Name        string
+	Version     string
+	DownloadURL string
+	Checksums   map[string][]byte
+	// Parameterization is nil for a plain package.
+	Parameterization *Parameterization
+}
+
+// Parameterization names the package a parameterized plugin serves.
+type Parameterization struct {
+	Name    string
+	Version string
+	Value   []byte
+}
+
+// RegisterPackageResponse carries the package's reference, for
+// RegisterResourceRequest.PackageRef.
+type RegisterPackageResponse struct {
+	Ref string
+}

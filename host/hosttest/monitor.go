@@ -73,6 +73,8 @@ type Registration struct {
 	Version                    string
 	PluginDownloadURL          string
 	ImportID                   string
+	HideDiffs                  []string
+	PackageRef                 string
 
 	AcceptSecrets           bool
 	AcceptResources         bool
@@ -227,6 +229,7 @@ type Monitor struct {
 	outputsDone   map[urn.URN]bool
 	invocations   []Invocation
 	calls         []Call
+	packages      []*pulumirpc.RegisterPackageRequest
 	logs          []LogEntry
 	root          string
 }
@@ -323,6 +326,14 @@ func (m *Monitor) Invocations() []Invocation {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return slices.Clone(m.invocations)
+}
+
+// Packages returns every RegisterPackage request received; the fake
+// answers the nth with the reference "ref-n".
+func (m *Monitor) Packages() []*pulumirpc.RegisterPackageRequest {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.packages)
 }
 
 // Calls returns every Call received.

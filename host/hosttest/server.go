@@ -149,6 +149,8 @@ func decodeRegistration(req *pulumirpc.RegisterResourceRequest) (Registration, e
 		Version:                    req.GetVersion(),
 		PluginDownloadURL:          req.GetPluginDownloadURL(),
 		ImportID:                   req.GetImportId(),
+		HideDiffs:                  slices.Clone(req.GetHideDiffs()),
+		PackageRef:                 req.GetPackageRef(),
 		AcceptSecrets:              req.GetAcceptSecrets(),
 		AcceptResources:            req.GetAcceptResources(),
 		SupportsPartialValues:      req.GetSupportsPartialValues(),
@@ -294,6 +296,15 @@ func (s *monitorServer) RegisterResource(
 		}
 	}
 	return resp, nil
+}
+
+func (s *monitorServer) RegisterPackage(
+	_ context.Context, req *pulumirpc.RegisterPackageRequest,
+) (*pulumirpc.RegisterPackageResponse, error) {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	s.m.packages = append(s.m.packages, proto.Clone(req).(*pulumirpc.RegisterPackageRequest))
+	return &pulumirpc.RegisterPackageResponse{Ref: fmt.Sprintf("ref-%d", len(s.m.packages))}, nil
 }
 
 func (s *monitorServer) RegisterResourceOutputs(
