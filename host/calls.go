@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -82,6 +83,32 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (Ca
 		}
 	}
 	return CallResult{Return: c.seal(out)}, nil
+}
+
+// Read reads an existing resource of any package into the stack, as the
+// SDKs' Get functions do: a child of the component unless Parent is set,
+// with the provider the program passed for its package unless Provider is
+// set. The engine records it as external: it never creates or deletes it.
+// Its properties depend on it.
+func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequest) (monitorclient.ReadResourceResponse, error) {
+	if req.Parent == "" {
+		req.Parent = c.urn
+	}
+	if req.Provider.URN() == "" {
+		if ref, ok := c.opts.Providers[packageOf(req.Type)]; ok {
+			req.Provider = ref
+		}
+	}
+	if req.ParentStackTraceHandle == "" {
+		req.ParentStackTraceHandle = c.info.StackTraceHandle
+	}
+	req.Properties = c.seal(req.Properties)
+	resp, err := c.monitor.ReadResource(ctx, req)
+	if err != nil {
+		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("read %s %q", req.Type, req.Name), Err: err}
+	}
+	resp.Properties = c.seal(withDependency(resp.Properties, resp.URN))
+	return resp, nil
 }
 
 // RegisterPackage registers a package (a parameterized one, typically) so

@@ -192,3 +192,42 @@ func TestComponentParameterizedChildWithHiddenDiffs(t *testing.T) {
 		}
 	}
 }
+
+// A component reads an existing resource into the stack: under itself,
+// with the program's provider for the package, its properties depending on
+// the resource read.
+func TestComponentRead(t *testing.T) {
+	t.Parallel()
+	mon := hosttest.Start(t, hosttest.WithRegisterHook(func(r hosttest.Registration) (resource.ID, property.Map, error) {
+		return resource.ID(r.ImportID), r.Inputs.Set("arn", property.New("arn:"+r.ImportID)), nil
+	}))
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
+			got, err := c.Read(ctx, monitorclient.ReadResourceRequest{Type: "other:index:Thing", Name: "existing", ID: "thing-7"})
+			if err != nil {
+				return rawCompOut{}, err
+			}
+			return rawCompOut{Shout: got.Properties.Get("arn")}, nil
+		}))
+	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})
+	req.Providers = map[string]string{"other": otherRef}
+	resp, err := client.Construct(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var read hosttest.Registration
+	for _, r := range mon.Registrations() {
+		if r.Read {
+			read = r
+		}
+	}
+	if read.Name != "existing" || read.ImportID != "thing-7" || read.Provider != otherRef || string(read.Parent) != resp.GetUrn() {
+		t.Errorf("read %+v, want thing-7 under the component with the program's provider", read)
+	}
+	if got := resp.GetState().GetFields()["shout"].GetStringValue(); got != "arn:thing-7" {
+		t.Errorf("shout = %q", got)
+	}
+	if deps := resp.GetStateDependencies()["shout"].GetUrns(); len(deps) != 1 || deps[0] != string(read.URN) {
+		t.Errorf("shout depends on %v, want the resource read", deps)
+	}
+}

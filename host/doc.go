@@ -26,8 +26,8 @@
 // in a preview where the engine sent none). [Apply] derives values the way
 // an output's apply does ([ApplyErr] when that can fail);
 // [Component.Resolve] reads a referenced resource through the engine;
-// [Component.Invoke] calls any package's function and [Component.Call] a
-// method of another resource, with unknown results in a preview when an
+// [Component.Invoke] calls any package's function, [Component.Call] a
+// method of another resource and [Component.Read] reads an existing one, with unknown results in a preview when an
 // argument is unknown, as the SDKs give them. [Component.RegisterPackage]
 // registers a parameterized package for children that name it
 // (RegisterResourceRequest.PackageRef).

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -15,6 +16,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/polyhost/polyhost/internal/wire"
 )
 
 // Option configures Dial, DialEngine and NewPool.
@@ -196,6 +199,34 @@ func (c *Client) GetResource(ctx context.Context, req GetResourceRequest) (GetRe
 	}
 	out, err := fromGetResourceReturn(resp.Return)
 	return out, wrapErr("get resource", string(req.URN), err)
+}
+
+// ReadResource reads an existing resource into the stack.
+func (c *Client) ReadResource(ctx context.Context, req ReadResourceRequest) (ReadResourceResponse, error) {
+	what := fmt.Sprintf("%s %q", req.Type, req.Name)
+	if req.PackageRef != "" && !c.features.Parameterization {
+		return ReadResourceResponse{}, wrapErr("read resource", what, errors.New("the monitor does not support package references (parameterization)"))
+	}
+	props, err := wire.MarshalMap(req.Properties, wire.MarshalOptions{
+		Secrets: c.features.Secrets, Resources: c.features.ResourceReferences, ByteStrings: c.features.ByteString})
+	if err != nil {
+		return ReadResourceResponse{}, wrapErr("read resource", what, fmt.Errorf("marshaling properties: %w", err))
+	}
+	resp, err := c.monitor.ReadResource(ctx, &pulumirpc.ReadResourceRequest{
+		Id: string(req.ID), Type: req.Type, Name: req.Name, Parent: string(req.Parent), Properties: props,
+		Dependencies: wire.URNStrings(req.Dependencies), Provider: req.Provider.String(), Version: req.Version,
+		PluginDownloadURL: req.PluginDownloadURL, PackageRef: req.PackageRef,
+		AdditionalSecretOutputs: req.AdditionalSecretOutputs, ParentStackTraceHandle: req.ParentStackTraceHandle,
+		AcceptSecrets: true, AcceptResources: true, AcceptsByteString: true,
+	})
+	if err != nil {
+		return ReadResourceResponse{}, wrapErr("read resource", what, err)
+	}
+	out, err := unmarshalMap(resp.GetProperties())
+	if err != nil {
+		return ReadResourceResponse{}, wrapErr("read resource", what, fmt.Errorf("unmarshaling properties: %w", err))
+	}
+	return ReadResourceResponse{URN: urn.URN(resp.GetUrn()), Properties: out}, nil
 }
 
 // RegisterPackage registers a package with the monitor and returns its

@@ -356,3 +356,27 @@ type Parameterization struct {
 type RegisterPackageResponse struct {
 	Ref string
 }
+
+// ReadResourceRequest reads an existing resource into the stack: the
+// provider's Read of ID, recorded as an external resource.
+type ReadResourceRequest struct {
+	Type   string
+	Name   string
+	ID     resource.ID
+	Parent urn.URN
+	// Properties help the provider find the resource (they may be empty).
+	Properties              property.Map
+	Dependencies            []urn.URN
+	Provider                providers.Reference // zero for the default
+	Version                 string
+	PluginDownloadURL       string
+	PackageRef              string
+	AdditionalSecretOutputs []string
+	ParentStackTraceHandle  string
+}
+
+// ReadResourceResponse is the resource read: its URN and state.
+type ReadResourceResponse struct {
+	URN        urn.URN
+	Properties property.Map
+}

@@ -75,6 +75,9 @@ type Registration struct {
 	ImportID                   string
 	HideDiffs                  []string
 	PackageRef                 string
+	// Read is set for a ReadResource (ImportID holds the ID read); the
+	// fake answers with the register hook's outputs, else the properties.
+	Read bool
 
 	AcceptSecrets           bool
 	AcceptResources         bool

@@ -228,8 +228,11 @@ func TestFeaturesAndUnimplemented(t *testing.T) {
 	if m.DeploymentInfoCalls() != 1 || m.SupportsFeatureCalls() != 3 {
 		t.Errorf("counters %d %d", m.DeploymentInfoCalls(), m.SupportsFeatureCalls())
 	}
-	if _, err := mon.ReadResource(ctx, &pulumirpc.ReadResourceRequest{}); status.Code(err) != codes.Unimplemented {
-		t.Errorf("ReadResource: %v", err)
+	if _, err := mon.RegisterStackTransform(ctx, &pulumirpc.Callback{}); status.Code(err) != codes.Unimplemented {
+		t.Errorf("RegisterStackTransform: %v", err)
+	}
+	if _, err := mon.ReadResource(ctx, &pulumirpc.ReadResourceRequest{}); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("ReadResource of nothing: %v", err)
 	}
 
 	m2 := hosttest.Start(t)

@@ -298,6 +298,47 @@ func (s *monitorServer) RegisterResource(
 	return resp, nil
 }
 
+func (s *monitorServer) ReadResource(
+	_ context.Context, req *pulumirpc.ReadResourceRequest,
+) (*pulumirpc.ReadResourceResponse, error) {
+	m := s.m
+	props, err := decodeMap(req.GetProperties())
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "decoding properties: %v", err)
+	}
+	if strings.Count(req.GetType(), ":") != 2 || req.GetName() == "" || req.GetId() == "" {
+		return nil, status.Errorf(codes.InvalidArgument, "read of %q %q (ID %q): want a pkg:module:Type token, a name and an ID", req.GetType(), req.GetName(), req.GetId())
+	}
+	reg := Registration{
+		Type: req.GetType(), Name: req.GetName(), Parent: urn.URN(req.GetParent()), Custom: true, Read: true,
+		Inputs: props, Provider: req.GetProvider(), Dependencies: wire.URNs(req.GetDependencies()),
+		Version: req.GetVersion(), ImportID: req.GetId(), PackageRef: req.GetPackageRef(),
+		AcceptSecrets: req.GetAcceptSecrets(), AcceptResources: req.GetAcceptResources(),
+	}
+	if reg.URN, err = m.urnFor(reg.Parent, reg.Type, reg.Name); err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	reg.ID, reg.Outputs = resource.ID(req.GetId()), stripDeps(property.New(props)).AsMap()
+	if m.cfg.registerHook != nil {
+		if _, reg.Outputs, err = m.cfg.registerHook(reg); err != nil {
+			return nil, status.Error(codes.Unknown, err.Error())
+		}
+	}
+	m.mu.Lock()
+	if _, dup := m.byURN[reg.URN]; dup {
+		m.mu.Unlock()
+		return nil, status.Errorf(codes.InvalidArgument, "Duplicate resource URN '%s'; try giving it a unique name", reg.URN)
+	}
+	m.byURN[reg.URN] = len(m.registrations)
+	m.registrations = append(m.registrations, reg)
+	m.mu.Unlock()
+	obj, err := encodeMap(reg.Outputs, encodeOpts{secrets: reg.AcceptSecrets, resources: reg.AcceptResources})
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "encoding properties: %v", err)
+	}
+	return &pulumirpc.ReadResourceResponse{Urn: string(reg.URN), Properties: obj}, nil
+}
+
 func (s *monitorServer) RegisterPackage(
 	_ context.Context, req *pulumirpc.RegisterPackageRequest,
 ) (*pulumirpc.RegisterPackageResponse, error) {
