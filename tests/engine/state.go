@@ -98,8 +98,10 @@ func LoadState(path string) (*apitype.DeploymentV3, error) {
 		Deployment json.RawMessage `json:"deployment"`
 	}
 	if err := json.Unmarshal(data, &export); err == nil && export.Deployment != nil {
-		if export.Version != 3 {
-			return nil, fmt.Errorf("parsing state %s: export version %d, want 3", path, export.Version)
+		// Version 4 is version 3 with a list of features the state uses
+		// (byteString, replaceWith, hooks, ...), written when it uses one.
+		if export.Version != 3 && export.Version != 4 {
+			return nil, fmt.Errorf("parsing state %s: export version %d, want 3 or 4", path, export.Version)
 		}
 		data = export.Deployment
 	}

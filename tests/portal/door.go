@@ -36,13 +36,16 @@ func (Gate) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, er
 
 // DoorArgs take a reference to a Gate.
 type DoorArgs struct {
-	Gate property.Value `pulumi:"gate"`
+	Gate   property.Value `pulumi:"gate"`
+	Tagged bool           `pulumi:"tagged,optional"`
 }
 
 // DoorOutputs hand the Gate back, with its label read through the engine.
 type DoorOutputs struct {
 	Gate  property.Value `pulumi:"gate"`
 	Label property.Value `pulumi:"label"`
+	// Tag is not valid UTF-8: it travels as a byte string.
+	Tag property.Value `pulumi:"tag,optional"`
 }
 
 // BuildDoor is portal:index:Door, on the raw path beside the Go SDK's
@@ -56,7 +59,13 @@ func BuildDoor(ctx context.Context, c *host.Component, args DoorArgs) (DoorOutpu
 	if gate.Known {
 		label = gate.State.Get("label")
 	}
-	return DoorOutputs{Gate: args.Gate, Label: label.WithDependencies(args.Gate.Dependencies())}, nil
+	out := DoorOutputs{Gate: args.Gate, Label: label.WithDependencies(args.Gate.Dependencies())}
+	if args.Tagged {
+		out.Tag = host.Apply(func(v ...property.Value) property.Value {
+			return property.New("\xff" + v[0].AsString())
+		}, out.Label)
+	}
+	return out, nil
 }
 
 type doorGateResult struct {
