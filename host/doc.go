@@ -47,7 +47,8 @@
 // configuration in every request ([ResourceInfo].Config), and in Check the
 // program's autonaming configuration ([CheckRequest].Autonaming). Strings
 // that are not valid UTF-8 travel as byte strings where the engine reads
-// them.
+// them, and a function learns whether it runs in a preview with
+// [InPreview].
 //
 // [Main] runs the plugin on one Go thread at a time unless told otherwise
 // ([WithMaxProcs]): a provider mostly waits on the engine.

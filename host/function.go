@@ -17,6 +17,16 @@ type FunctionFunc[A, R any] func(ctx context.Context, args A) (R, error)
 
 type function func(ctx context.Context, args property.Map) (property.Map, error)
 
+type previewKey struct{}
+
+// InPreview reports whether the engine called the function during a
+// preview, as engines that say so at Handshake do: a function with side
+// effects, or an expensive one, can answer what it can without them.
+func InPreview(ctx context.Context) bool {
+	v, _ := ctx.Value(previewKey{}).(bool)
+	return v
+}
+
 // WithFunction serves the function token ("pkg:module:name") with fn. R is
 // encoded like component outputs.
 func WithFunction[A, R any](token string, fn FunctionFunc[A, R]) Option {

@@ -94,6 +94,9 @@ func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pul
 	if err != nil {
 		return &pulumirpc.InvokeResponse{Failures: []*pulumirpc.CheckFailure{malformedArgument(err)}}, nil
 	}
+	if req.GetPreview() {
+		ctx = context.WithValue(ctx, previewKey{}, true)
+	}
 	resp, err := s.p.invoke(ctx, req.GetTok(), args)
 	if err != nil {
 		s.logPanic(ctx, err, args)

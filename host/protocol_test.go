@@ -9,6 +9,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/hosttest"
@@ -100,6 +101,37 @@ func TestByteStringsOnlyWhenNegotiated(t *testing.T) {
 		shout := resp.GetState().GetFields()["shout"].GetStructValue().GetFields()
 		if shout[sig.Key].GetStringValue() != sig.ByteString || shout["value"].GetStringValue() != base64.StdEncoding.EncodeToString([]byte(raw)) {
 			t.Errorf("shout = %v, want the byte string %q", resp.GetState().GetFields()["shout"], raw)
+		}
+	}
+}
+
+type probeArgs struct {
+	Key string `pulumi:"key"`
+}
+
+type probeResult struct {
+	Preview bool `pulumi:"preview"`
+}
+
+// A function learns whether it runs in a preview from InvokeRequest.preview.
+func TestFunctionSeesPreview(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("test", host.WithFunction("test:index:probe",
+		func(ctx context.Context, args probeArgs) (probeResult, error) {
+			return probeResult{Preview: host.InPreview(ctx)}, nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := host.NewServer(p)
+	for _, preview := range []bool{true, false} {
+		args, _ := structpb.NewStruct(map[string]any{"key": "k"})
+		resp, err := client.Invoke(context.Background(), &pulumirpc.InvokeRequest{Tok: "test:index:probe", Args: args, Preview: preview})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resp.GetReturn().GetFields()["preview"].GetBoolValue(); got != preview {
+			t.Errorf("InPreview = %v in an invoke with preview %v", got, preview)
 		}
 	}
 }
