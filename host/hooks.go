@@ -97,6 +97,9 @@ func (s *server) callHooked(ctx context.Context, h hook.Call, req *pulumirpc.Cal
 	resp, err := runSafely(ctx, creq.Token, "", func(ctx context.Context) (*pulumirpc.CallResponse, error) {
 		return h(ctx, s.p.engineAddress(), creq.Args, req)
 	})
+	if ie, ok := asInputError(err); ok { // bad arguments, as the raw path reports them
+		return &pulumirpc.CallResponse{Failures: checkFailures(ie.Properties, creq.Args, creq.Info.Config)}, nil
+	}
 	if err != nil {
 		return fail(err)
 	}

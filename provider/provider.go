@@ -20,18 +20,31 @@ func Options(version string) []host.Option {
 // serving the schema built from their types, without schema.yaml's
 // descriptions and overlay.
 func Registrations(version string) []host.Option {
+	return append(Resources(version), Components()...)
+}
+
+// Resources are the package's configuration, custom resources and
+// function: all but its components and methods.
+func Resources(version string) []host.Option {
 	b := &backend{}
 	return []host.Option{
 		host.WithVersion(version),
 		host.WithConfig(b.configure),
 		host.WithTypedResource[BucketArgs, BucketState](components.BucketType, Bucket{b}),
 		host.WithTypedResource[BucketObjectArgs, BucketObjectState](components.BucketObjectType, BucketObject{b}),
+		host.WithFunction(GetObjectToken, b.getObject),
+	}
+}
+
+// Components are the package's components and methods (package
+// components).
+func Components() []host.Option {
+	return []host.Option{
 		host.WithComponent(components.SiteType, components.BuildSite),
 		host.WithComponent(components.PageSetType, components.BuildPageSet),
 		host.WithComponent(components.MirrorType, components.BuildMirror),
 		host.WithMethod(components.SitePageURLMethod, components.PageURL),
 		host.WithMethod(components.SiteAddPageMethod, components.AddPage),
-		host.WithFunction(GetObjectToken, b.getObject),
 	}
 }
 

@@ -27,11 +27,15 @@ const (
 	// BoundedFloor is the floor keeping at most the engine's parallel
 	// registrations in flight, as ours does.
 	BoundedFloor Impl = "floor-bounded"
+	// OursGoSDK is ours with Site, PageSet and Site.pageUrl written with
+	// the Go SDK (the peer's code) and served by host/gosdk,
+	// tests/bench/cmd/sitekit-gosdk.
+	OursGoSDK Impl = "ours-gosdk"
 )
 
 // Impls are the implementations the deployment measurements compare, in
 // report order.
-var Impls = []Impl{Ours, Peer, Floor, BoundedFloor, OursAllProcs}
+var Impls = []Impl{Ours, Peer, Floor, BoundedFloor, OursAllProcs, OursGoSDK}
 
 const pluginName = "pulumi-resource-sitekit"
 
@@ -41,6 +45,7 @@ var packages = map[Impl]string{
 	Floor:        "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-floor",
 	BoundedFloor: "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-floor-bounded",
 	OursAllProcs: "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-allprocs",
+	OursGoSDK:    "github.com/polyhost/polyhost/tests/bench/cmd/sitekit-gosdk",
 }
 
 const wrapperPackage = "github.com/polyhost/polyhost/tests/bench/cmd/rusagewrap"

@@ -131,6 +131,10 @@ func (r *Results) Targets() []Target {
 		add("context: provider CPU ours/bounded floor"+at, 0, v, ok)
 		v, ok = r.ratio(k+".cpu", OursAllProcs, Peer)
 		add("context: provider CPU ours with a thread per core/peer"+at, 0, v, ok)
+		v, ok = r.ratio(k+".cpu", OursGoSDK, Ours)
+		add("context: provider CPU ours on the Go SDK path (host/gosdk)/ours on the raw path"+at, 0, v, ok)
+		v, ok = r.ratio(k+".rss", OursGoSDK, Ours)
+		add("context: provider peak RSS ours on the Go SDK path/raw path"+at, 0, v, ok)
 	}
 	return ts
 }
@@ -177,7 +181,8 @@ func (r *Results) Markdown(m Machine, command, notes, profile string) string {
 	w("- **peer**: the same plugin with Construct of Site/PageSet and Call of Site.pageUrl replaced by the Go SDK's `provider.Construct`/`provider.Call` with a `pulumi.Context` implementation, served by the SDK's `provider.Main` (`tests/peer`); every other RPC is the same code.\n")
 	w("- **floor**: the same plugin with Construct of Site replaced by a bare monitor client (`monitorclient`, as ours uses) sending exactly the registrations ours sends (same names, parents, inputs, dependencies and outputs, all at once) and nothing else (`tests/bench/floor`), served like ours: without the Go SDK's program model, on one Go thread. This is the engine-bound limit: for wall time, and for the CPU a provider spends on the same Construct with the same client.\n")
 	w("- **bounded floor**: the floor with a plain semaphore keeping at most the engine's `parallel` registrations in flight, so that each answer lets one more out. Ours keeps the same bound, but refills it in halves (`host/window.go`).\n")
-	w("- **ours, thread per core**: ours with Go's default GOMAXPROCS (here a thread per core) instead of the one thread `host.Main` sets (`host.WithMaxProcs(0)`, `tests/bench/cmd/sitekit-allprocs`): what that setting saves. The peer runs with Go's default; the children's provider, always ours, with one thread.\n\n")
+	w("- **ours, thread per core**: ours with Go's default GOMAXPROCS (here a thread per core) instead of the one thread `host.Main` sets (`host.WithMaxProcs(0)`, `tests/bench/cmd/sitekit-allprocs`): what that setting saves. The peer runs with Go's default; the children's provider, always ours, with one thread.\n")
+	w("- **ours, Go SDK path**: ours with Site, PageSet and Site.pageUrl written with the Go SDK (the peer's code) and served by `host/gosdk` in the same host, on one thread (`tests/bench/cmd/sitekit-gosdk`): what a component written on a `pulumi.Context` costs against the raw path.\n\n")
 	w("Each deployment runs on the embedded engine (`tests/engine`) on a fresh stack, with a program written directly against the monitor (`tests/bench/program.go`). It registers the stack and two explicit sitekit providers, each its own plugin process, started before the clock does: the *component provider* gets the Site registrations (Construct) and the Site.pageUrl calls; the Site's custom children name the *children's provider* in the Site's providers map, so their CRUD runs there, as the children of a real component package usually belong to other packages' providers. *Construct wall time* is timed by the program from sending the Site registration to its answer. A Site with N pages has N+4 children: a Bucket, index and error Objects, and a PageSet with N Objects. *Provider CPU* (user+system) and *peak RSS* are the component provider process's whole life, from `wait4` in a wrapper (`tests/bench/cmd/rusagewrap`) that the engine starts in place of the plugin; the children's provider is measured the same way and shown for completeness. Storage is `mem://`.\n\n")
 	w("Every number is the median of %d round(s); in each round each implementation does each measurement once, in an order that rotates from round to round. Call round trips: %d calls per round after one warm-up call, timed by the program. Cold start: the plugin binary started directly with a stub engine address, %d times per round.\n\n",
 		r.Config.Rounds, max(r.Config.Calls-1, 0), r.Config.ColdStarts)
@@ -196,19 +201,20 @@ func (r *Results) Markdown(m Machine, command, notes, profile string) string {
 		}
 		w("| %s | %s | %s | %s |\n", t.Name, fmtRatio(t.Value, t.OK), limit, met)
 	}
-	w("\nThe *context* rows are not targets. The floors send the same registrations with a bare client and do nothing else, so floor/peer is the lowest provider CPU ratio a provider on our monitor client can reach; bounded floor/peer is what a bare client pays for keeping the bound with a plain semaphore. Ours with a thread per core/peer is the ratio without `host.Main`'s GOMAXPROCS.\n\n")
+	w("\nThe *context* rows are not targets. The floors send the same registrations with a bare client and do nothing else, so floor/peer is the lowest provider CPU ratio a provider on our monitor client can reach; bounded floor/peer is what a bare client pays for keeping the bound with a plain semaphore. Ours with a thread per core/peer is the ratio without `host.Main`'s GOMAXPROCS; the Go SDK path/raw path rows are what `host/gosdk` costs.\n\n")
 
 	w("## Results (medians)\n\n")
-	w("| measurement | unit | ours | peer | floor | bounded floor | ours, thread per core | ours/peer | ours/floor | ours/bounded floor |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	w("| measurement | unit | ours | peer | floor | bounded floor | ours, thread per core | ours, Go SDK path | ours/peer | ours/floor | ours/bounded floor |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, mt := range r.Metrics {
 		o, ook := mt.Median(Ours)
 		p, pok := mt.Median(Peer)
 		f, fok := mt.Median(Floor)
 		bf, bfok := mt.Median(BoundedFloor)
 		all, allok := mt.Median(OursAllProcs)
+		sdk, sdkok := mt.Median(OursGoSDK)
 		ratio := func(d float64, dok bool) string { return fmtRatio(o/d, ook && dok && d != 0) }
-		w("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mt.Name, mt.Unit,
-			fmtNum(o, ook), fmtNum(p, pok), fmtNum(f, fok), fmtNum(bf, bfok), fmtNum(all, allok), ratio(p, pok), ratio(f, fok), ratio(bf, bfok))
+		w("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mt.Name, mt.Unit,
+			fmtNum(o, ook), fmtNum(p, pok), fmtNum(f, fok), fmtNum(bf, bfok), fmtNum(all, allok), fmtNum(sdk, sdkok), ratio(p, pok), ratio(f, fok), ratio(bf, bfok))
 	}
 	w("\n")
 	if profile != "" {

@@ -121,7 +121,7 @@ func RunSuite(ctx context.Context, bins *Binaries, r *Runner, cfg Config) (*Resu
 	}
 	defer stub.Close()
 	// Warm the page cache and the build's first-run costs.
-	for _, impl := range []Impl{Ours, Peer} {
+	for _, impl := range []Impl{Ours, Peer, OursGoSDK} {
 		if _, err := ColdStart(ctx, bins.Direct[impl], stub.addr); err != nil {
 			return nil, err
 		}
@@ -161,7 +161,7 @@ func RunSuite(ctx context.Context, bins *Binaries, r *Runner, cfg Config) (*Resu
 			res.Metric("concurrent.children_cpu").add(impl, ms(s.ChildrenCPU))
 			progress("  %-5s concurrent: wall %7.1fms cpu %7.1fms", impl, ms(s.Wall), ms(s.CPU))
 		}
-		for _, impl := range rotate([]Impl{Ours, Peer}, round) {
+		for _, impl := range rotate([]Impl{Ours, Peer, OursGoSDK}, round) {
 			if cfg.Calls > 1 {
 				s, err := r.Run(ctx, impl, Workload{Pages: 1, Calls: cfg.Calls})
 				if err != nil {

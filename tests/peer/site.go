@@ -10,6 +10,7 @@ import (
 	sdkprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
 
 	"github.com/polyhost/polyhost/components"
+	"github.com/polyhost/polyhost/host"
 )
 
 // Bucket is a sitekit:index:Bucket child, with the outputs the site uses.
@@ -167,12 +168,13 @@ func newObject(ctx *pulumi.Context, parent pulumi.Resource, name string, bucket 
 	return obj, err
 }
 
-// pageURLArgs are Site.pageUrl's arguments.
-type pageURLArgs struct {
+// PageURLArgs are Site.pageUrl's arguments.
+type PageURLArgs struct {
 	Page pulumi.StringInput `pulumi:"page"`
 }
 
-type urlResult struct {
+// URLResult is Site.pageUrl's result.
+type URLResult struct {
 	URL pulumi.StringOutput `pulumi:"url"`
 }
 
@@ -182,7 +184,7 @@ func call(ctx *pulumi.Context, tok string, args sdkprovider.CallArgs) (*sdkprovi
 	if tok != components.SitePageURLMethod {
 		return nil, fmt.Errorf("unknown method %q", tok)
 	}
-	var a pageURLArgs
+	var a PageURLArgs
 	self, err := args.CopyTo(&a)
 	if err != nil {
 		return nil, err
@@ -194,10 +196,22 @@ func call(ctx *pulumi.Context, tok string, args sdkprovider.CallArgs) (*sdkprovi
 	if p, ok := a.Page.(pulumi.String); ok && strings.Contains(string(p), "..") {
 		return &sdkprovider.CallResult{Failures: []sdkprovider.CallFailure{{Property: "page", Reason: `must not contain ".."`}}}, nil
 	}
-	url := pulumi.All(site.URL, a.Page).ApplyT(func(v []any) string {
+	r := pageURL(site.URL, a.Page)
+	return sdkprovider.NewCallResult(&r)
+}
+
+// PageURL is Site.pageUrl for host/gosdk (tests/bench/cmd/sitekit-gosdk).
+func PageURL(ctx *pulumi.Context, self *Site, args PageURLArgs) (URLResult, error) {
+	if p, ok := args.Page.(pulumi.String); ok && strings.Contains(string(p), "..") {
+		return URLResult{}, host.Errorf("page", `must not contain ".."`)
+	}
+	return pageURL(self.URL, args.Page), nil
+}
+
+func pageURL(siteURL pulumi.StringOutput, page pulumi.StringInput) URLResult {
+	return URLResult{URL: pulumi.All(siteURL, page).ApplyT(func(v []any) string {
 		return strings.TrimSuffix(v[0].(string), "index.html") + "pages/" + v[1].(string)
-	}).(pulumi.StringOutput)
-	return sdkprovider.NewCallResult(&urlResult{URL: url})
+	}).(pulumi.StringOutput)}
 }
 
 // siteState is a Site rehydrated from a resource reference (a method's
