@@ -40,17 +40,23 @@ func Component[A any, C pulumi.ComponentResource](token string, fn ComponentFunc
 			if err != nil {
 				return nil, err
 			}
-			return provider.Construct(ctx, req, conn, func(ctx *pulumi.Context, typ, name string, in provider.ConstructInputs, opts pulumi.ResourceOption) (*provider.ConstructResult, error) {
+			var authorErr error // the SDK returns it as text: keep the error itself
+			resp, err := provider.Construct(ctx, req, conn, func(ctx *pulumi.Context, typ, name string, in provider.ConstructInputs, opts pulumi.ResourceOption) (*provider.ConstructResult, error) {
 				args, err := copyArgs[A](func(dst any) error { return in.CopyTo(dst) })
 				if err != nil {
 					return nil, err
 				}
 				c, err := fn(ctx, name, args, opts)
 				if err != nil {
+					authorErr = err
 					return nil, err
 				}
 				return provider.NewConstructResult(c)
 			})
+			if err != nil && authorErr != nil {
+				return nil, authorErr
+			}
+			return resp, err
 		}})
 	}
 }
@@ -88,7 +94,8 @@ func Method[C pulumi.ComponentResource, A, R any](token string, fn MethodFunc[C,
 			if err != nil {
 				return nil, err
 			}
-			return provider.Call(ctx, req, conn, func(ctx *pulumi.Context, tok string, in provider.CallArgs) (*provider.CallResult, error) {
+			var authorErr error // as in Component
+			resp, err := provider.Call(ctx, req, conn, func(ctx *pulumi.Context, tok string, in provider.CallArgs) (*provider.CallResult, error) {
 				a, err := copyArgs[A](func(dst any) error { _, err := in.CopyTo(dst); return err })
 				if err != nil {
 					return nil, err
@@ -99,10 +106,15 @@ func Method[C pulumi.ComponentResource, A, R any](token string, fn MethodFunc[C,
 				}
 				r, err := fn(ctx, c, a)
 				if err != nil {
+					authorErr = err
 					return nil, err
 				}
 				return callResult(r)
 			})
+			if err != nil && authorErr != nil {
+				return nil, authorErr
+			}
+			return resp, err
 		}})
 	}
 }

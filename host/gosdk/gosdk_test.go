@@ -77,6 +77,9 @@ func NewGreeter(ctx *pulumi.Context, name string, args *GreeterArgs, opts ...pul
 	if strings.HasPrefix(name, "panic") {
 		panic("greeter " + name + " panicked")
 	}
+	if args.Prefix == "bad" {
+		return nil, host.Errorf("prefix", "must not be %q", args.Prefix)
+	}
 	thing := &Thing{}
 	if err := ctx.RegisterResource("test:index:Thing", name+"-thing", pulumi.Map{"text": args.Name}, thing, pulumi.Parent(g)); err != nil {
 		return nil, err
@@ -91,6 +94,9 @@ type greetArgs struct {
 }
 
 func greet(ctx *pulumi.Context, self *Greeter, args greetArgs) (pulumi.StringOutput, error) {
+	if p, ok := args.Punctuation.(pulumi.String); ok && len(p) > 3 {
+		return pulumi.StringOutput{}, host.Errorf("punctuation", "at most 3 characters, got %d", len(p))
+	}
 	return pulumi.Sprintf("%s%s", self.Greeting, args.Punctuation), nil
 }
 
@@ -212,6 +218,9 @@ func TestComponentErrors(t *testing.T) {
 			"name":   resource.NewProperty("world"),
 			"prefix": resource.MakeSecret(resource.NewProperty("s3cr3t-prefix")),
 		}, "prefix"},
+		{"the component's own InputError", "g3", resource.PropertyMap{
+			"name": resource.NewProperty("world"), "prefix": resource.NewProperty("bad"),
+		}, "prefix"},
 	} {
 		_, err := construct(srv, mon, "test:index:Greeter", tc.component, false, tc.inputs)
 		st := status.Convert(err)
@@ -266,6 +275,17 @@ func TestMethodAndRawComponentInOnePlugin(t *testing.T) {
 	}
 	if got := resp.GetReturn().GetFields()["res"].GetStringValue(); got != "hello, world!" || len(resp.GetFailures()) > 0 {
 		t.Errorf("greet returned %v (failures %v), want res %q", resp.GetReturn(), resp.GetFailures(), "hello, world!")
+	}
+	// A user's mistake is a failure naming the argument.
+	args, _ = plugin.MarshalProperties(resource.PropertyMap{
+		"__self__":    resource.MakeComponentResourceReference(resource.URN(g.GetUrn()), ""),
+		"punctuation": resource.NewProperty("!!!!"),
+	}, plugin.MarshalOptions{KeepResources: true})
+	bad, err := srv.Call(context.Background(), &pulumirpc.CallRequest{
+		Tok: "test:index:Greeter/greet", Args: args, MonitorEndpoint: mon.Addr(), Project: mon.Project(), Stack: mon.Stack(),
+	})
+	if err != nil || len(bad.GetFailures()) != 1 || bad.GetFailures()[0].GetProperty() != "punctuation" {
+		t.Errorf("greet with bad punctuation: %v %v, want one failure naming punctuation", err, bad.GetFailures())
 	}
 
 	raw, err := construct(srv, mon, "test:index:Raw", "r", false, resource.PropertyMap{"name": resource.NewProperty("raw")})
