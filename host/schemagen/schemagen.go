@@ -147,7 +147,7 @@ func where(path []string) string {
 }
 
 // topLevel is the order of a schema's sections, as people write them.
-var topLevel = []string{"name", "displayName", "description", "keywords", "homepage", "license", "attribution",
+var topLevel = []string{"name", "namespace", "displayName", "description", "keywords", "homepage", "license", "attribution",
 	"repository", "logoUrl", "publisher", "pluginDownloadURL", "version", "meta", "language",
 	"config", "provider", "types", "resources", "functions"}
 
