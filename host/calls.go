@@ -29,9 +29,7 @@ func (c *Component) Invoke(ctx context.Context, req monitorclient.InvokeRequest)
 		return monitorclient.InvokeResponse{Unknown: true}, nil
 	}
 	if req.Provider.URN() == "" {
-		if ref, ok := c.opts.Providers[packageOf(req.Token)]; ok {
-			req.Provider = ref
-		}
+		req.Provider = c.programProvider(req.Token)
 	}
 	deps := monitorclient.Dependencies(args)
 	if req.DependsOn == nil {
@@ -89,21 +87,30 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (Ca
 // SDKs' Get functions do: a child of the component unless Parent is set,
 // with the provider the program passed for its package unless Provider is
 // set. The engine records it as external: it never creates or deletes it.
-// Its properties depend on it.
+// Its properties depend on it. As with Register, a name that contains a
+// secret input is refused.
 func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequest) (monitorclient.ReadResourceResponse, error) {
 	if req.Parent == "" {
 		req.Parent = c.urn
 	}
+	if err := c.checkChildName("read", req.Type, req.Name); err != nil {
+		return monitorclient.ReadResourceResponse{}, err
+	}
 	if req.Provider.URN() == "" {
-		if ref, ok := c.opts.Providers[packageOf(req.Type)]; ok {
-			req.Provider = ref
-		}
+		req.Provider = c.programProvider(req.Type)
 	}
 	if req.ParentStackTraceHandle == "" {
 		req.ParentStackTraceHandle = c.info.StackTraceHandle
 	}
 	req.Properties = c.seal(req.Properties)
+	// A read is a registration: counted and bounded as Register's are.
+	c.pending.Add(1)
+	defer c.pending.Done()
+	if err := c.window.acquire(ctx); err != nil {
+		return monitorclient.ReadResourceResponse{}, err
+	}
 	resp, err := c.monitor.ReadResource(ctx, req)
+	c.window.release()
 	if err != nil {
 		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("read %s %q", req.Type, req.Name), Err: err}
 	}

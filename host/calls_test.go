@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -229,5 +230,29 @@ func TestComponentRead(t *testing.T) {
 	}
 	if deps := resp.GetStateDependencies()["shout"].GetUrns(); len(deps) != 1 || deps[0] != string(read.URN) {
 		t.Errorf("shout depends on %v, want the resource read", deps)
+	}
+}
+
+// A read's name, stored in plaintext in the URN, may not hold a secret
+// input, as a registered child's may not.
+func TestComponentReadRefusesSecretName(t *testing.T) {
+	t.Parallel()
+	mon := hosttest.Start(t)
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
+			_, err := c.Read(ctx, monitorclient.ReadResourceRequest{Type: "other:index:Thing", Name: "t-" + args.Greeting.AsString(), ID: "thing-7"})
+			return rawCompOut{Shout: property.New("read")}, err
+		}))
+	req := constructReq(mon, "test:index:Comp", "c", nil)
+	req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{"greeting": resource.MakeSecret(resource.NewProperty("s3cr3t-name"))},
+		plugin.MarshalOptions{KeepSecrets: true})
+	_, err := client.Construct(context.Background(), req)
+	if err == nil || !strings.Contains(err.Error(), "secret input") || strings.Contains(err.Error(), "s3cr3t") {
+		t.Errorf("read with a secret name: %v, want a refusal that does not print the name", err)
+	}
+	for _, r := range mon.Registrations() {
+		if r.Read {
+			t.Errorf("the read reached the engine: %+v", r)
+		}
 	}
 }

@@ -227,19 +227,15 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	if req.Parent == "" {
 		req.Parent = c.urn
 	}
-	if c.inputSecrets.within(req.Name) {
-		// Say so without the name: it would print the secret.
-		return monitorclient.RegisterResourceResponse{}, &StepError{Token: c.token, Name: c.name, Step: "register child " + req.Type,
-			Err: errors.New("the child's name contains a secret input, and resource names are stored in plaintext (in the URN)")}
+	if err := c.checkChildName("register child", req.Type, req.Name); err != nil {
+		return monitorclient.RegisterResourceResponse{}, err
 	}
 	if err := c.provider.checkChildKind(req); err != nil {
 		return monitorclient.RegisterResourceResponse{}, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
 	}
 	switch {
 	case req.Custom && req.Provider == (providers.Reference{}):
-		if ref, ok := c.opts.Providers[packageOf(req.Type)]; ok {
-			req.Provider = ref
-		}
+		req.Provider = c.programProvider(req.Type)
 	case !req.Custom && len(c.opts.Providers) > 0:
 		own := req.Providers
 		req.Providers = maps.Clone(c.opts.Providers)
@@ -269,6 +265,23 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	}
 	resp.Outputs = withDependency(resp.Outputs, resp.URN)
 	return resp, nil
+}
+
+// checkChildName refuses a name (of a child registered or read) that
+// contains a secret input: names are stored in plaintext, in the URN. The
+// error does not print the name.
+func (c *Component) checkChildName(step, typ, name string) error {
+	if !c.inputSecrets.within(name) {
+		return nil
+	}
+	return &StepError{Token: c.token, Name: c.name, Step: step + " " + typ,
+		Err: errors.New("the child's name contains a secret input, and resource names are stored in plaintext (in the URN)")}
+}
+
+// programProvider is the provider the program passed in `providers` for
+// the package of token, or the zero reference (the default provider).
+func (c *Component) programProvider(token string) providers.Reference {
+	return c.opts.Providers[packageOf(token)]
 }
 
 // allUnknown replaces every value of m by an unknown, keeping its secret
