@@ -15,9 +15,9 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/polyhost/polyhost/tests/engine"
+	"github.com/polyhost/polyhost/internal/engine"
 	"github.com/polyhost/polyhost/tests/langhost"
-	"github.com/polyhost/polyhost/tests/polyup"
+	"github.com/polyhost/polyhost/polyup"
 )
 
 func TestMain(m *testing.M) {

@@ -17,7 +17,7 @@ go test -count=1 ./...
 # Modules of their own, with pkg/v3: the language host with Pulumi's
 # generators, and the tests that judge host/schema by Pulumi's binder.
 (cd tests/tools/langhost && go vet ./... && go test -count=1 ./...)
-go test -count=1 -race ./host/... ./monitorclient/... ./internal/... ./tests/reliability/
+go test -count=1 -race ./host/... ./monitorclient/... ./internal/wire/... ./tests/reliability/
 # Short fuzzing in CI, by execution count (about 10 s each on 2 cores): a
 # -fuzztime duration trips a race in Go 1.26's fuzz coordinator
 # (go.dev/issue/75804) that fails the run with "context deadline exceeded".

@@ -91,7 +91,7 @@ else
 fi
 
 # Our language host for Go, Node.js and Python programs under the real CLI
-# (tests/langhost over tests/runner), under the names the CLI looks for, with
+# (tests/langhost over internal/runner), under the names the CLI looks for, with
 # Pulumi's SDK generators (pkg/v3 codegen) for `pulumi package gen-sdk` and
 # `pulumi package add`. Built from tests/tools/langhost, a module of its own
 # that uses this checkout's tests/langhost through a replace directive, so

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/polyhost/polyhost/tests/engine"
+	"github.com/polyhost/polyhost/internal/engine"
 )
 
 const stackdiffUsage = `usage: stackdiff EMBEDDED-STATE REAL-EXPORT [IGNORED-KEY...]`

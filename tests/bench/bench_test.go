@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polyhost/polyhost/tests/engine"
+	"github.com/polyhost/polyhost/internal/engine"
 )
 
 var shared struct {

@@ -3,7 +3,7 @@
 // engine-bound floors (tests/bench/floor: a bare client sending the same
 // registrations all at once, or at most `parallel` at once) and with
 // itself on a thread per core (tests/bench/cmd/sitekit-allprocs), on the
-// embedded engine (tests/engine). It is for whoever changes host/ or
+// embedded engine (internal/engine). It is for whoever changes host/ or
 // monitorclient/ and wants to know what it costs.
 //
 // Start with the polybench command, which runs every measurement in

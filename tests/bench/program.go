@@ -12,7 +12,7 @@ import (
 
 	"github.com/polyhost/polyhost/components"
 	"github.com/polyhost/polyhost/monitorclient"
-	"github.com/polyhost/polyhost/tests/engine"
+	"github.com/polyhost/polyhost/internal/engine"
 )
 
 // program is a consumer program written directly against the monitor, so

@@ -14,7 +14,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/tests/bench/internal/usage"
-	"github.com/polyhost/polyhost/tests/engine"
+	"github.com/polyhost/polyhost/internal/engine"
 )
 
 // RusageDirEnv is the environment variable the wrapper reads; Runner sets it

@@ -1,5 +1,5 @@
 // Package langhost lets the real Pulumi CLI run our test programs: it serves
-// pulumirpc.LanguageRuntime over the runners of tests/runner, so the CLI's
+// pulumirpc.LanguageRuntime over the runners of internal/runner, so the CLI's
 // engine drives the same Go, Node.js and Python programs as the embedded
 // engine does.
 //

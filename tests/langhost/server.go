@@ -18,8 +18,8 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 
-	"github.com/polyhost/polyhost/tests/engine"
-	"github.com/polyhost/polyhost/tests/runner"
+	"github.com/polyhost/polyhost/internal/engine"
+	"github.com/polyhost/polyhost/internal/runner"
 )
 
 // Version is what GetPluginInfo reports.

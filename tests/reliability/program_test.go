@@ -17,7 +17,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 
-	"github.com/polyhost/polyhost/tests/engine"
+	"github.com/polyhost/polyhost/internal/engine"
 )
 
 // program is a consumer program written against the ResourceMonitor, as a

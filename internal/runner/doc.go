@@ -1,0 +1,20 @@
+// Package runner runs Pulumi consumer programs (Go, Node.js/TypeScript,
+// Python) against the embedded test engine the way the real language hosts
+// do, without the Pulumi CLI.
+//
+// It is for the engine in internal/engine and for tests that drive it. Start
+// with [ForDir], which reads a program directory's Pulumi.yaml and picks
+// [Go], [NodeJS] or [Python]; each returns an engine.Program whose Run
+// starts the program with the command line and environment of
+// pulumi-language-go, -nodejs or -python and waits for it.
+//
+// Node and Python programs need the test dependencies installed by
+// `bash tests/setup.sh` (tests/.deps, or POLYHOST_NODE_MODULES and
+// POLYHOST_PYTHON); without them Run fails with [ErrDepsMissing]. A program
+// that exits non-zero fails with an [*ExitError] carrying its exit status and
+// the tail of its stderr, secret config values redacted. Set
+// POLYHOST_RUNNER_VERBOSE=1 to copy program output to stderr as it runs.
+// [Install] installs a program's own dependencies, offline, as the
+// language hosts' InstallDependencies does for `pulumi install` and
+// `pulumi package add`. Call [Cleanup] from TestMain to remove the binaries built for Go programs.
+package runner
