@@ -17,9 +17,6 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"gopkg.in/yaml.v3"
-
-	"github.com/polyhost/polyhost/internal/engine"
-	"github.com/polyhost/polyhost/internal/runner"
 )
 
 const usage = `usage: polyup [flags] preview|up|refresh|destroy [program-dir]
@@ -34,11 +31,11 @@ program uses (in node_modules, the Go module's requirements, or the Python
 environment, marked "resource": true) set the version of default
 providers, as Pulumi's language hosts report them.
 
-Go programs need only Go. TypeScript and Python programs need the SDKs that
-bash tests/setup.sh installs into tests/.deps; outside this repository, set
-POLYHOST_NODE_MODULES (a node_modules with @pulumi/pulumi) and
-POLYHOST_PYTHON (a Python with the pulumi package). YAML programs need the
-real Pulumi CLI.
+Go programs need only Go. TypeScript programs run on the @pulumi/pulumi in
+their node_modules (npm install), Python ones on the virtualenv their
+Pulumi.yaml names (runtime option virtualenv), else python3. Inside this
+repository, the installs of bash tests/setup.sh stand in for both. YAML
+programs need the real Pulumi CLI.
 
 Flags:
 `
@@ -103,68 +100,36 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return fmt.Errorf("unknown operation %q: want preview, up, refresh or destroy", op)
 	}
-	dir, err := filepath.Abs(dir)
+	plugins, err := repoPlugins(plugins, stderr)
 	if err != nil {
 		return err
 	}
-	project, err := projectName(dir)
-	if err != nil {
-		return err
-	}
-	if *state == "" {
-		*state = filepath.Join(dir, ".polyup", *stack+".json")
-	}
-	if err := os.MkdirAll(filepath.Dir(*state), 0o755); err != nil {
-		return err
-	}
-
-	cfg, secretKeys, err := stackConfig(dir, project, *stack, config, secrets)
-	if err != nil {
-		return err
-	}
-	pluginPaths, err := findPlugins(plugins, stderr)
-	if err != nil {
-		return err
-	}
-	packages, err := runner.RequiredPackages(dir)
-	if err != nil {
-		return err
-	}
-	opts := engine.Options{
-		Project: project, Stack: *stack, StateFile: *state, Plugins: pluginPaths,
-		Config: cfg, SecretKeys: secretKeys, Parallel: *parallel, Dir: dir, Packages: packages,
-	}
+	opts := Options{Stack: *stack, StateFile: *state, Plugins: plugins, Config: config, Secrets: secrets, Parallel: *parallel}
 	if *verbose {
-		opts.Stderr = stderr
+		opts.Log = stderr
 	}
-	eng, err := engine.New(opts)
+	s, err := New(dir, opts)
 	if err != nil {
 		return err
 	}
-	hidden := secretValues(cfg, secretKeys)
+	hidden := slices.Collect(maps.Values(secrets))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	var res *engine.Result
+	var res *Result
 	switch op {
-	case "preview", "up":
-		var prog engine.Program
-		if prog, err = runner.ForDir(dir); err != nil {
-			return err
-		}
-		if op == "preview" {
-			fmt.Fprintf(stdout, "Previewing update (%s):\n", *stack)
-			res, err = eng.Preview(ctx, prog)
-		} else {
-			fmt.Fprintf(stdout, "Updating (%s):\n", *stack)
-			res, err = eng.Up(ctx, prog)
-		}
+	case "preview":
+		fmt.Fprintf(stdout, "Previewing update (%s):\n", s.name)
+		res, err = s.Preview(ctx)
+	case "up":
+		fmt.Fprintf(stdout, "Updating (%s):\n", s.name)
+		res, err = s.Up(ctx)
 	case "refresh":
-		fmt.Fprintf(stdout, "Refreshing (%s):\n", *stack)
-		res, err = eng.Refresh(ctx)
+		fmt.Fprintf(stdout, "Refreshing (%s):\n", s.name)
+		res, err = s.Refresh(ctx)
 	case "destroy":
-		fmt.Fprintf(stdout, "Destroying (%s):\n", *stack)
-		res, err = eng.Destroy(ctx)
+		fmt.Fprintf(stdout, "Destroying (%s):\n", s.name)
+		res, err = s.Destroy(ctx)
 	}
 	printResult(stdout, res, hidden)
 	if err != nil && !*verbose {
@@ -206,7 +171,7 @@ func projectName(dir string) (string, error) {
 // -config and -secret flags. Keys without a namespace get the project's.
 // An encrypted (secure:) value needs -secret for its key, whose value
 // wins: polyup cannot decrypt the file's.
-func stackConfig(dir, project, stack string, config, secrets keyValues) (map[string]string, []string, error) {
+func stackConfig(dir, project, stack string, config, secrets map[string]string) (map[string]string, []string, error) {
 	cfg := map[string]string{}
 	given := map[string]bool{}
 	for k := range secrets {
@@ -255,45 +220,22 @@ func qualify(project, key string) string {
 	return project + ":" + key
 }
 
-func secretValues(cfg map[string]string, keys []string) []string {
-	var out []string
-	for _, k := range keys {
-		if v := cfg[k]; v != "" {
-			out = append(out, v)
-		}
+// repoPlugins adds to the -plugin flags this repository's sitekit
+// provider, built on demand, when neither they nor PATH have one.
+func repoPlugins(flags keyValues, stderr io.Writer) (map[string]string, error) {
+	out := maps.Clone(flags)
+	if _, ok := out["sitekit"]; ok {
+		return out, nil
 	}
-	return out
-}
-
-// findPlugins resolves provider plugins: -plugin flags first, then every
-// pulumi-resource-* on PATH, then this repository's own providers, built
-// on demand.
-func findPlugins(flags keyValues, stderr io.Writer) (map[string]string, error) {
-	out := map[string]string{}
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		matches, _ := filepath.Glob(filepath.Join(dir, "pulumi-resource-*"))
-		for _, m := range matches {
-			pkg := strings.TrimPrefix(filepath.Base(m), "pulumi-resource-")
-			if _, seen := out[pkg]; !seen && isExecutable(m) {
-				out[pkg], _ = filepath.Abs(m)
-			}
-		}
+	if _, err := exec.LookPath("pulumi-resource-sitekit"); err == nil {
+		return out, nil
 	}
-	if _, ok := out["sitekit"]; !ok {
-		if path, err := buildRepoProvider("sitekit", stderr); err == nil {
-			out["sitekit"] = path
-		} else if !errors.Is(err, errNoRepo) {
-			return nil, err
-		}
+	path, err := buildRepoProvider("sitekit", stderr)
+	if errors.Is(err, errNoRepo) {
+		return out, nil
 	}
-	for pkg, path := range flags {
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return nil, err
-		}
-		out[pkg] = abs
-	}
-	return out, nil
+	out["sitekit"] = path
+	return out, err
 }
 
 func isExecutable(path string) bool {
@@ -348,23 +290,19 @@ func repoRoot() (string, error) {
 
 // printResult writes the steps, diagnostics and outputs. Secret outputs and
 // any secret config value are masked.
-func printResult(w io.Writer, res *engine.Result, secrets []string) {
+func printResult(w io.Writer, res *Result, secrets []string) {
 	if res == nil {
 		return
 	}
-	const errored engine.Op = "errored" // counted apart, as the CLI does
-	counts := map[engine.Op]int{}
+	const errored = "errored" // counted apart, as the CLI does
+	counts := map[string]int{}
 	for _, s := range res.Steps {
-		op := s.Op
-		if s.ResultOp != "" {
-			op = s.ResultOp
-		}
 		if s.Failed {
 			counts[errored]++
 		} else {
-			counts[op]++
+			counts[s.Op]++
 		}
-		fmt.Fprintf(w, "  %-18s %-28s %s\n", op, s.Type, nameOf(s.URN))
+		fmt.Fprintf(w, "  %-18s %-28s %s\n", s.Op, s.Type, s.URN.Name())
 	}
 	for _, d := range res.Diagnostics {
 		msg := d.Message
@@ -380,7 +318,7 @@ func printResult(w io.Writer, res *engine.Result, secrets []string) {
 		}
 	}
 	var parts []string
-	for _, op := range []engine.Op{engine.OpCreate, engine.OpImport, engine.OpUpdate, engine.OpReplace, engine.OpDelete, engine.OpSame, engine.OpRead, errored} {
+	for _, op := range []string{"create", "import", "update", "replace", "delete", "same", "read", errored} {
 		if counts[op] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[op], op))
 		}
@@ -388,13 +326,6 @@ func printResult(w io.Writer, res *engine.Result, secrets []string) {
 	if len(parts) > 0 {
 		fmt.Fprintf(w, "Resources: %s\n", strings.Join(parts, ", "))
 	}
-}
-
-func nameOf(urn string) string {
-	if i := strings.LastIndex(urn, "::"); i >= 0 {
-		return urn[i+2:]
-	}
-	return urn
 }
 
 // show renders an output value; secrets print as [secret].

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 )
 
@@ -15,6 +17,8 @@ const (
 	// virtualenv's bin/python (default: tests/.deps/venv/bin/python).
 	EnvPython = "POLYHOST_PYTHON"
 )
+
+var errNoRepo = errors.New("not inside the polyhost repository")
 
 // depsDir returns tests/.deps of the repository holding tests/setup.sh,
 // found by walking up from the working directory, then from hint.
@@ -38,9 +42,7 @@ func depsDir(hint string) (string, error) {
 			dir = parent
 		}
 	}
-	return "", fmt.Errorf("%w: cannot find the repository (tests/setup.sh) above the working directory; "+
-		"elsewhere, set %s to a node_modules with @pulumi/pulumi and %s to a Python with the pulumi package",
-		ErrDepsMissing, EnvNodeModules, EnvPython)
+	return "", errNoRepo
 }
 
 // nodeModulesDir returns the shared node_modules directory and checks that
@@ -51,7 +53,7 @@ func nodeModulesDir(getenv func(string) string, hint string) (string, error) {
 	if dir == "" {
 		deps, err := depsDir(hint)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("%w: no node_modules with @pulumi/pulumi in %s or above it: run npm install there", ErrDepsMissing, hint)
 		}
 		dir, from = filepath.Join(deps, "node", "node_modules"), "default location"
 	}
@@ -69,7 +71,11 @@ func pythonPath(getenv func(string) string, hint string) (string, error) {
 	if py == "" {
 		deps, err := depsDir(hint)
 		if err != nil {
-			return "", err
+			// As pulumi-language-python without a virtualenv option.
+			if py, err := exec.LookPath("python3"); err == nil {
+				return py, nil
+			}
+			return "", fmt.Errorf("%w: no python3 on PATH; name a virtualenv with the pulumi package in Pulumi.yaml (runtime option virtualenv)", ErrDepsMissing)
 		}
 		py, from = filepath.Join(deps, "venv", "bin", "python"), "default location"
 	}
