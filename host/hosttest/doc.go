@@ -5,7 +5,8 @@
 //
 // Start with [New]: give it the provider (host.New) and options for the
 // fake engine ([WithDryRun] for a preview, [WithRegisterHook] for what
-// custom children's Create returns, [WithInvokeHook] and [WithCallHook] for
+// custom children's Create returns, [WithOwnResources] to run the
+// provider's own custom resources for its children, [WithInvokeHook] and [WithCallHook] for
 // functions and methods of other packages). [Harness.Construct] and
 // [Harness.Call] send what a program's engine sends and return outputs with
 // their secret, unknown and dependency markers; a user's mistake comes

@@ -2,10 +2,14 @@ package hosttest
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc/status"
@@ -30,11 +34,64 @@ type Harness struct {
 // attaches p to it.
 func New(t testing.TB, p *host.Provider, opts ...Option) *Harness {
 	t.Helper()
-	h := &Harness{Monitor: Start(t, opts...), server: host.NewServer(p)}
+	h := &Harness{server: host.NewServer(p)}
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.ownResources {
+		opts = append(opts, WithRegisterHook(h.ownResources(p.Name(), cfg.dryRun, cfg.registerHook)))
+	}
+	h.Monitor = Start(t, opts...)
 	if _, err := h.server.Attach(context.Background(), &pulumirpc.PluginAttach{Address: h.Monitor.Addr()}); err != nil {
 		t.Fatalf("hosttest: attach: %v", err)
 	}
 	return h
+}
+
+// WithOwnResources answers the registrations of the provider's own custom
+// resources with the provider itself, as the engine would: Check, then
+// Create (with preview set in a preview). Its backends' errors and check
+// failures fail the registration. Other registrations go to the register
+// hook, or get the default. Only for New.
+func WithOwnResources() Option { return func(c *config) { c.ownResources = true } }
+
+// ownResources is the register hook of WithOwnResources.
+func (h *Harness) ownResources(pkg string, dryRun bool, next func(Registration) (resource.ID, property.Map, error)) func(Registration) (resource.ID, property.Map, error) {
+	return func(r Registration) (resource.ID, property.Map, error) {
+		if !r.Custom || tokens.Type(r.Type).Package().String() != pkg {
+			if next != nil {
+				return next(r)
+			}
+			return defaultRegister(r)
+		}
+		ctx := context.Background()
+		news, err := wire.MarshalMap(r.Inputs, wire.MarshalOptions{Secrets: true, Resources: true})
+		if err != nil {
+			return "", property.Map{}, err
+		}
+		checked, err := h.server.Check(ctx, &pulumirpc.CheckRequest{
+			Urn: string(r.URN), Name: r.Name, Type: string(r.Type), News: news, Olds: &structpb.Struct{},
+		})
+		if err != nil {
+			return "", property.Map{}, err
+		}
+		if fs := checked.GetFailures(); len(fs) > 0 {
+			var reasons []string
+			for _, f := range fs {
+				reasons = append(reasons, f.GetProperty()+": "+f.GetReason())
+			}
+			return "", property.Map{}, fmt.Errorf("%s: check failed: %s", r.URN, strings.Join(reasons, "; "))
+		}
+		created, err := h.server.Create(ctx, &pulumirpc.CreateRequest{
+			Urn: string(r.URN), Name: r.Name, Type: string(r.Type), Properties: checked.GetInputs(), Preview: dryRun,
+		})
+		if err != nil {
+			return "", property.Map{}, err
+		}
+		outputs, err := wire.UnmarshalMap(created.GetProperties(), wire.UnmarshalOptions{Resources: true})
+		return resource.ID(created.GetId()), outputs, err
+	}
 }
 
 // ConstructRequest is a component a program creates.

@@ -155,6 +155,7 @@ type config struct {
 	noDeploymentInfo bool
 	dryRun           bool
 	registerHook     func(Registration) (resource.ID, property.Map, error)
+	ownResources     bool
 	previewUnknowns  func(Registration) []string
 	invokeHook       func(Invocation) (InvokeResult, error)
 	callHook         func(Call) (CallResult, error)

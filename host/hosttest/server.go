@@ -235,8 +235,7 @@ func (s *monitorServer) RegisterResource(
 	case m.cfg.registerHook != nil:
 		reg.ID, outputs, hookErr = m.cfg.registerHook(reg)
 	case reg.Custom:
-		reg.ID = resource.ID("id-" + reg.Name)
-		outputs = stripDeps(property.New(reg.Inputs)).AsMap()
+		reg.ID, outputs, _ = defaultRegister(reg)
 	}
 	if !reg.Custom {
 		reg.ID = ""
@@ -515,4 +514,10 @@ func (s *engineServer) SetRootResource(
 	defer s.m.mu.Unlock()
 	s.m.root = req.GetUrn()
 	return &pulumirpc.SetRootResourceResponse{}, nil
+}
+
+// defaultRegister is what a custom resource's registration returns when no
+// hook says otherwise: id "id-"+name, outputs = inputs without dependencies.
+func defaultRegister(reg Registration) (resource.ID, property.Map, error) {
+	return resource.ID("id-" + reg.Name), stripDeps(property.New(reg.Inputs)).AsMap(), nil
 }
