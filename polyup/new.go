@@ -72,4 +72,3 @@ func ownVersion() string {
 	}
 	return info.Main.Version
 }
-
