@@ -19,7 +19,9 @@ import (
 //   - the result is secret if an argument was, and every value depends on
 //     what the arguments depend on;
 //   - the engine holds the call while a dependency is still being created
-//     (DependsOn, if the engine supports it), and answers Unknown then.
+//     (DependsOn, if the engine supports it), and answers Unknown then;
+//   - a function of a parameterized package names it by req.PackageRef
+//     (see [Component.RegisterPackage]).
 //
 // A function's failures come back as a *monitorclient.FailuresError.
 func (c *Component) Invoke(ctx context.Context, req monitorclient.InvokeRequest) (monitorclient.InvokeResponse, error) {
@@ -30,6 +32,9 @@ func (c *Component) Invoke(ctx context.Context, req monitorclient.InvokeRequest)
 	}
 	if req.Provider.URN() == "" {
 		req.Provider = c.programProvider(req.Token)
+	}
+	if req.ParentStackTraceHandle == "" {
+		req.ParentStackTraceHandle = c.info.StackTraceHandle
 	}
 	deps := monitorclient.Dependencies(args)
 	if req.DependsOn == nil {
@@ -65,6 +70,9 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (Ca
 			return CallResult{}, &StepError{Token: c.token, Name: c.name, Step: step, Err: err}
 		}
 		req.Provider = got.Provider
+	}
+	if req.ParentStackTraceHandle == "" {
+		req.ParentStackTraceHandle = c.info.StackTraceHandle
 	}
 	req.Args = c.seal(req.Args)
 	resp, err := c.monitor.Call(ctx, req)
@@ -123,7 +131,8 @@ func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequ
 func (c *Component) RegisterPackage(ctx context.Context, req monitorclient.RegisterPackageRequest) (monitorclient.RegisterPackageResponse, error) {
 	resp, err := c.monitor.RegisterPackage(ctx, req)
 	if err != nil {
-		return resp, &StepError{Token: c.token, Name: c.name, Step: "register package " + req.Name, Err: err}
+		// The client's error says "register package <name>" already.
+		return resp, &StepError{Token: c.token, Name: c.name, Err: err}
 	}
 	return resp, nil
 }

@@ -194,6 +194,27 @@ func TestComponentParameterizedChildWithHiddenDiffs(t *testing.T) {
 	}
 }
 
+// An engine without parameterization refuses a package: the error names
+// the component and the package, once.
+func TestComponentRegisterPackageRefused(t *testing.T) {
+	t.Parallel()
+	mon := hosttest.Start(t, hosttest.WithFeatures("secrets", "resourceReferences", "outputValues"))
+	var err error
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
+			_, err = c.RegisterPackage(ctx, monitorclient.RegisterPackageRequest{Name: "terraform-provider",
+				Parameterization: &monitorclient.Parameterization{Name: "netbox", Version: "3.1.0"}})
+			return rawCompOut{Shout: property.New("ok")}, nil
+		}))
+	if _, cerr := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})); cerr != nil {
+		t.Fatal(cerr)
+	}
+	want := `test:index:Comp "c": register package terraform-provider: the monitor does not support parameterized packages`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
 // A component reads an existing resource into the stack: under itself,
 // with the program's provider for the package, its properties depending on
 // the resource read.

@@ -30,7 +30,14 @@
 // method of another resource and [Component.Read] reads an existing one, with unknown results in a preview when an
 // argument is unknown, as the SDKs give them. [Component.RegisterPackage]
 // registers a parameterized package for children that name it
-// (RegisterResourceRequest.PackageRef).
+// (RegisterResourceRequest.PackageRef). What a component registers,
+// invokes, calls or reads carries the program's stack trace handle.
+//
+// A plugin can itself be parameterized, as a bridged provider is: with
+// [WithParameterize], the engine's Parameterize (for a package a program
+// registered, or `pulumi package add <plugin> <args>`) has the author's
+// function build the [Provider] of the package asked for, which then
+// serves that process, its schema recording the plugin and the parameter.
 //
 // The package schema comes from one of two places. Go-first: without
 // [WithSchema], [New] builds it from the Go types of the registrations (struct

@@ -25,12 +25,14 @@ import (
 // server adapts a Provider to pulumirpc.ResourceProviderServer: for every
 // RPC it converts from the wire, calls the provider's core and converts back.
 type server struct {
-	// Embedded on purpose: RPCs this host does not serve (Parameterize,
-	// StreamInvoke, GetMapping, ...) answer Unimplemented, which the engine
-	// treats as "not supported".
+	// Embedded on purpose: RPCs this host does not serve (StreamInvoke,
+	// GetMapping, ...) answer Unimplemented, which the engine treats as
+	// "not supported".
 	pulumirpc.UnimplementedResourceProviderServer
 
-	p        *Provider
+	base     *Provider
+	served   atomic.Pointer[Provider] // base, or the provider Parameterize chose
+	paramMu  sync.Mutex               // one Parameterize at a time
 	inflight *inflight
 
 	// byteStrings: the engine said at Handshake that it reads byte string
@@ -39,8 +41,13 @@ type server struct {
 }
 
 func newServer(p *Provider) *server {
-	return &server{p: p, inflight: newInflight()}
+	s := &server{base: p, inflight: newInflight()}
+	s.served.Store(p)
+	return s
 }
+
+// p is the provider serving requests: the one Parameterize chose, if any.
+func (s *server) p() *Provider { return s.served.Load() }
 
 // NewServer returns p's gRPC server, for callers that serve it themselves
 // or wrap some of its methods. [Serve] is the usual way to run a provider.
@@ -118,7 +125,7 @@ func constructErrorToStatus(err error, ins ...property.Map) error {
 }
 
 func (s *server) Handshake(ctx context.Context, req *pulumirpc.ProviderHandshakeRequest) (*pulumirpc.ProviderHandshakeResponse, error) {
-	s.p.setEngine(req.GetEngineAddress())
+	s.p().setEngine(req.GetEngineAddress())
 	s.byteStrings.Store(req.GetAcceptsByteString())
 	return &pulumirpc.ProviderHandshakeResponse{
 		AcceptSecrets: true, AcceptResources: true, AcceptOutputs: true,
@@ -129,19 +136,21 @@ func (s *server) Handshake(ctx context.Context, req *pulumirpc.ProviderHandshake
 }
 
 func (s *server) Attach(ctx context.Context, req *pulumirpc.PluginAttach) (*emptypb.Empty, error) {
-	s.p.setEngine(req.GetAddress())
+	s.p().setEngine(req.GetAddress())
 	return &emptypb.Empty{}, nil
 }
 
+// GetPluginInfo reports the plugin's version, also once parameterized.
 func (s *server) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: s.p.version}, nil
+	return &pulumirpc.PluginInfo{Version: s.base.version}, nil
 }
 
 func (s *server) GetSchema(ctx context.Context, req *pulumirpc.GetSchemaRequest) (*pulumirpc.GetSchemaResponse, error) {
-	if s.p.schema == nil {
-		return &pulumirpc.GetSchemaResponse{Schema: "{}"}, nil
+	out, err := s.p().schemaJSON()
+	if err != nil {
+		return nil, errorToStatus(err)
 	}
-	return &pulumirpc.GetSchemaResponse{Schema: string(s.p.schema.JSON())}, nil
+	return &pulumirpc.GetSchemaResponse{Schema: string(out)}, nil
 }
 
 func (s *server) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
@@ -154,7 +163,7 @@ func (s *server) CheckConfig(ctx context.Context, req *pulumirpc.CheckRequest) (
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "configuration: %v", err)
 	}
-	checked, failures := s.p.checkConfig(news)
+	checked, failures := s.p().checkConfig(news)
 	inputs, err := s.toWire(checked)
 	if err != nil {
 		return nil, err
@@ -182,7 +191,7 @@ func (s *server) DiffConfig(ctx context.Context, req *pulumirpc.DiffRequest) (*p
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "new configuration: %v", err)
 	}
-	return diffResponse(s.p.diffConfig(olds, news)), nil
+	return diffResponse(s.p().diffConfig(olds, news)), nil
 }
 
 func diffResponse(d configDiff) *pulumirpc.DiffResponse {
@@ -218,7 +227,7 @@ func (s *server) Configure(ctx context.Context, req *pulumirpc.ConfigureRequest)
 	} else {
 		config = configFromVariables(req.GetVariables())
 	}
-	if err := s.p.configure(ctx, config); err != nil {
+	if err := s.p().configure(ctx, config); err != nil {
 		return nil, errorToStatus(err, config)
 	}
 	return &pulumirpc.ConfigureResponse{
@@ -231,7 +240,7 @@ func (s *server) Configure(ctx context.Context, req *pulumirpc.ConfigureRequest)
 func (s *server) logPanic(ctx context.Context, err error, ins ...property.Map) {
 	var se *StepError
 	if errors.As(err, &se) && se.Panic && len(se.Stack) > 0 {
-		s.p.log(ctx, monitorclient.SeverityDebug, "", redact(se.Error()+"\n"+string(se.Stack), secretTexts(ins...)))
+		s.p().log(ctx, monitorclient.SeverityDebug, "", redact(se.Error()+"\n"+string(se.Stack), secretTexts(ins...)))
 	}
 }
 
@@ -270,10 +279,10 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 	if err != nil {
 		return nil, errorToStatus(err)
 	}
-	if h := s.p.hooks[creq.Type].Construct; h != nil {
+	if h := s.p().hooks[creq.Type].Construct; h != nil {
 		return s.constructHooked(ctx, h, req, creq)
 	}
-	resp, err := s.p.construct(ctx, creq)
+	resp, err := s.p().construct(ctx, creq)
 	if err != nil {
 		s.logPanic(ctx, err, creq.Inputs, creq.Info.Config)
 		return nil, constructErrorToStatus(engineNamed(err, creq.Type, creq.Name), creq.Inputs, creq.Info.Config)

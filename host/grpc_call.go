@@ -27,10 +27,10 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 		Token:       req.GetTok(),
 		Args:        withInputDependencies(args, deps),
 	}
-	if h := s.p.hooks[creq.Token].Call; h != nil {
+	if h := s.p().hooks[creq.Token].Call; h != nil {
 		return s.callHooked(ctx, h, req, creq)
 	}
-	resp, err := s.p.call(ctx, creq)
+	resp, err := s.p().call(ctx, creq)
 	if err != nil {
 		s.logPanic(ctx, err, creq.Args, creq.Info.Config)
 		return nil, errorToStatus(engineNamed(err, creq.Token, ""), creq.Args, creq.Info.Config)
@@ -72,7 +72,7 @@ func (s *server) callDeploymentInfo(ctx context.Context, req *pulumirpc.CallRequ
 	if org != "" && len(keys) > 0 {
 		return org, keys
 	}
-	monitor, err := s.p.monitors.Get(ctx, req.GetMonitorEndpoint())
+	monitor, err := s.p().monitors.Get(ctx, req.GetMonitorEndpoint())
 	if err != nil {
 		return org, keys // the call reports the connection error
 	}
@@ -97,7 +97,7 @@ func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pul
 	if req.GetPreview() {
 		ctx = context.WithValue(ctx, previewKey{}, true)
 	}
-	resp, err := s.p.invoke(ctx, req.GetTok(), args)
+	resp, err := s.p().invoke(ctx, req.GetTok(), args)
 	if err != nil {
 		s.logPanic(ctx, err, args)
 		return nil, errorToStatus(engineNamed(err, req.GetTok(), ""), args)

@@ -52,7 +52,7 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 			creq.Autonaming.Mode = AutonamingDisable
 		}
 	}
-	resp, err := s.p.check(ctx, creq)
+	resp, err := s.p().check(ctx, creq)
 	if err != nil {
 		return nil, errorToStatus(err, olds, news, ri.Config)
 	}
@@ -64,7 +64,7 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 }
 
 func (s *server) info(u, name, typ string) ResourceInfo {
-	return ResourceInfo{URN: urn.URN(u), Name: name, Type: typ, Config: s.p.currentConfig()}
+	return ResourceInfo{URN: urn.URN(u), Name: name, Type: typ, Config: s.p().currentConfig()}
 }
 
 func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
@@ -83,7 +83,7 @@ func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumir
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	d, err := s.p.diff(ctx, DiffRequest{
+	d, err := s.p().diff(ctx, DiffRequest{
 		ResourceInfo: ri,
 		ID:           resource.ID(req.GetId()), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
 		IgnoreChanges: req.GetIgnoreChanges(),
@@ -114,7 +114,7 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	resp, err := s.p.create(ctx, CreateRequest{
+	resp, err := s.p().create(ctx, CreateRequest{
 		ResourceInfo: ri,
 		Inputs:       inputs, Timeout: seconds(req.GetTimeout()),
 	}, req.GetPreview())
@@ -138,7 +138,7 @@ func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	resp, err := s.p.read(ctx, ReadRequest{
+	resp, err := s.p().read(ctx, ReadRequest{
 		ResourceInfo: ri,
 		ID:           resource.ID(req.GetId()), Inputs: inputs, Outputs: state,
 	})
@@ -173,7 +173,7 @@ func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pul
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	resp, err := s.p.update(ctx, UpdateRequest{
+	resp, err := s.p().update(ctx, UpdateRequest{
 		ResourceInfo: ri,
 		ID:           resource.ID(req.GetId()), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
 		IgnoreChanges: req.GetIgnoreChanges(), Timeout: seconds(req.GetTimeout()),
@@ -198,7 +198,7 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	err = s.p.delete(ctx, DeleteRequest{
+	err = s.p().delete(ctx, DeleteRequest{
 		ResourceInfo: ri,
 		ID:           resource.ID(req.GetId()), Inputs: inputs, Outputs: state, Timeout: seconds(req.GetTimeout()),
 	})

@@ -66,18 +66,18 @@ func (s *server) constructHooked(ctx context.Context, h hook.Construct, req *pul
 		s.logPanic(ctx, err, creq.Inputs, creq.Info.Config)
 		return nil, constructErrorToStatus(err, creq.Inputs, creq.Info.Config)
 	}
-	if err := s.p.checkInputs(creq.Type, creq.Inputs); err != nil {
+	if err := s.p().checkInputs(creq.Type, creq.Inputs); err != nil {
 		return fail(err)
 	}
 	resp, err := runSafely(ctx, creq.Type, creq.Name, func(ctx context.Context) (*pulumirpc.ConstructResponse, error) {
-		return h(ctx, s.p.engineAddress(), creq.Inputs, req)
+		return h(ctx, s.p().engineAddress(), creq.Inputs, req)
 	})
 	if err != nil {
 		return fail(err)
 	}
 	state, err := fromWire(resp.GetState())
 	if err == nil {
-		err = s.p.checkOutputs(ctx, creq.Type, creq.Name, urn.URN(resp.GetUrn()), state)
+		err = s.p().checkOutputs(ctx, creq.Type, creq.Name, urn.URN(resp.GetUrn()), state)
 	}
 	if err != nil {
 		return fail(err)
@@ -91,11 +91,11 @@ func (s *server) callHooked(ctx context.Context, h hook.Call, req *pulumirpc.Cal
 		s.logPanic(ctx, err, creq.Args, creq.Info.Config)
 		return nil, errorToStatus(err, creq.Args, creq.Info.Config)
 	}
-	if _, _, failures := s.p.callArgs(creq); len(failures) > 0 {
+	if _, _, failures := s.p().callArgs(creq); len(failures) > 0 {
 		return &pulumirpc.CallResponse{Failures: checkFailures(failures, creq.Args, creq.Info.Config)}, nil
 	}
 	resp, err := runSafely(ctx, creq.Token, "", func(ctx context.Context) (*pulumirpc.CallResponse, error) {
-		return h(ctx, s.p.engineAddress(), creq.Args, req)
+		return h(ctx, s.p().engineAddress(), creq.Args, req)
 	})
 	if ie, ok := asInputError(err); ok { // bad arguments, as the raw path reports them
 		return &pulumirpc.CallResponse{Failures: checkFailures(ie.Properties, creq.Args, creq.Info.Config)}, nil
@@ -108,7 +108,7 @@ func (s *server) callHooked(ctx context.Context, h hook.Call, req *pulumirpc.Cal
 	}
 	ret, err := fromWire(resp.GetReturn())
 	if err == nil {
-		err = s.p.checkOutputs(ctx, creq.Token, "", "", ret)
+		err = s.p().checkOutputs(ctx, creq.Token, "", "", ret)
 	}
 	if err != nil {
 		return fail(err)

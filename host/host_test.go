@@ -1158,6 +1158,49 @@ func TestStackTraceHandleReachesRegistrations(t *testing.T) {
 	}
 }
 
+// The stack trace handle reaches the functions and methods a component
+// calls too, unless a request sets its own.
+func TestStackTraceHandleReachesInvokesAndCalls(t *testing.T) {
+	t.Parallel()
+	mon := hosttest.Start(t, hosttest.WithInvokeHook(lookupHook),
+		hosttest.WithCallHook(func(hosttest.Call) (hosttest.CallResult, error) { return hosttest.CallResult{}, nil }))
+	self := property.New(property.ResourceReference{URN: srcURN})
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			for _, handle := range []string{"", "set-by-request"} {
+				key := property.NewMap(map[string]property.Value{"key": property.New(handle)})
+				if _, err := c.Invoke(ctx, monitorclient.InvokeRequest{Token: "other:index:lookup", Args: key, ParentStackTraceHandle: handle}); err != nil {
+					return compOut{}, err
+				}
+				if _, err := c.Call(ctx, monitorclient.CallRequest{Token: "other:index:Thing/describe", Provider: providerRef(otherRef),
+					Args: key.Set("__self__", self), ParentStackTraceHandle: handle}); err != nil {
+					return compOut{}, err
+				}
+			}
+			return compOut{Shout: args.Greeting}, nil
+		}))
+	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})
+	req.StackTraceHandle = "construct-handle"
+	if _, err := client.Construct(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"": "construct-handle", "set-by-request": "set-by-request"}
+	invokes, calls := mon.Invocations(), mon.Calls()
+	if len(invokes) != 2 || len(calls) != 2 {
+		t.Fatalf("%d invokes and %d calls, want 2 of each", len(invokes), len(calls))
+	}
+	for _, inv := range invokes {
+		if got, w := inv.Raw.GetParentStackTraceHandle(), want[inv.Args.Get("key").AsString()]; got != w {
+			t.Errorf("invoke: parentStackTraceHandle = %q, want %q", got, w)
+		}
+	}
+	for _, call := range calls {
+		if got, w := call.Raw.GetParentStackTraceHandle(), want[call.Args.Get("key").AsString()]; got != w {
+			t.Errorf("call: parentStackTraceHandle = %q, want %q", got, w)
+		}
+	}
+}
+
 // In a method, self is the component: its type, name and URN, its outputs
 // as State; Inputs are the method's arguments and Options are empty, since
 // a Call carries neither the component's inputs nor its options.

@@ -23,17 +23,19 @@ type Provider struct {
 	version string
 	schema  *schema.Package
 
-	components  map[string]constructor
-	resources   map[string]Resource
-	methods     map[string]method
-	functions   map[string]function
-	shapes      map[string]shape        // Go types per component, method, function and typed resource token
-	configShape *shape                  // the configuration's Go type, from WithConfig
-	hooks       map[string]hook.Handler // tokens served with the Go SDK (host/gosdk)
-	onConfigure ConfigureFunc
-	noSchema    bool // WithoutSchema
-	generating  bool // building the schema from types: WithSchema is ignored
-	maxProcs    int  // GOMAXPROCS for Main; 0 leaves Go's default
+	components   map[string]constructor
+	resources    map[string]Resource
+	methods      map[string]method
+	functions    map[string]function
+	shapes       map[string]shape        // Go types per component, method, function and typed resource token
+	configShape  *shape                  // the configuration's Go type, from WithConfig
+	hooks        map[string]hook.Handler // tokens served with the Go SDK (host/gosdk)
+	onConfigure  ConfigureFunc
+	parameterize ParameterizeFunc  // WithParameterize
+	param        *parameterization // set on the provider Parameterize chose
+	noSchema     bool              // WithoutSchema
+	generating   bool              // building the schema from types: WithSchema is ignored
+	maxProcs     int               // GOMAXPROCS for Main; 0 leaves Go's default
 
 	monitors *monitorclient.Pool
 

@@ -146,6 +146,9 @@ func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) er
 		err = <-handle.Done
 	case err = <-handle.Done:
 	}
+	if q := srv.p(); q != p {
+		_ = q.Close() // the parameterized package's
+	}
 	_ = p.Close()
 	return err
 }
@@ -161,7 +164,7 @@ func (s *server) intercept(ctx context.Context, req any, info *grpc.UnaryServerI
 	defer func() {
 		if r := recover(); r != nil {
 			msg := fmt.Sprintf("%s: internal error: panic: %v", info.FullMethod, r)
-			s.p.log(context.Background(), monitorclient.SeverityDebug, "", msg+"\n"+string(debug.Stack()))
+			s.p().log(context.Background(), monitorclient.SeverityDebug, "", msg+"\n"+string(debug.Stack()))
 			resp, err = nil, status.Error(codes.Internal, msg)
 		}
 	}()

@@ -718,7 +718,15 @@ func TestPackageRefNeedsParameterization(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "package references") {
 		t.Errorf("RegisterResource with a packageRef: %v, want an error naming package references", err)
 	}
-	if len(m.Registrations()) != 0 || len(m.Packages()) != 0 {
-		t.Errorf("the monitor received %v and %v", m.Registrations(), m.Packages())
+	_, err = c.Invoke(context.Background(), monitorclient.InvokeRequest{Token: "netbox:index:getSite", PackageRef: "ref-1"})
+	if err == nil || !strings.Contains(err.Error(), "package references") {
+		t.Errorf("Invoke with a packageRef: %v, want an error naming package references", err)
+	}
+	_, err = c.Call(context.Background(), monitorclient.CallRequest{Token: "netbox:index:Site/ping", PackageRef: "ref-1"})
+	if err == nil || !strings.Contains(err.Error(), "package references") {
+		t.Errorf("Call with a packageRef: %v, want an error naming package references", err)
+	}
+	if len(m.Registrations()) != 0 || len(m.Packages()) != 0 || len(m.Invocations()) != 0 || len(m.Calls()) != 0 {
+		t.Errorf("the monitor received %v, %v, %v and %v", m.Registrations(), m.Packages(), m.Invocations(), m.Calls())
 	}
 }

@@ -465,6 +465,9 @@ func toRPCInvokeRequest(req InvokeRequest, f Features) (*pulumirpc.ResourceInvok
 	if req.Token == "" {
 		return nil, errors.New("function token cannot be empty")
 	}
+	if req.PackageRef != "" && !f.Parameterization {
+		return nil, errors.New("the monitor does not support package references (parameterization)")
+	}
 	args, err := wire.MarshalMap(req.Args, wire.MarshalOptions{
 		Secrets: f.Secrets, Resources: f.ResourceReferences, ByteStrings: f.ByteString,
 	})
@@ -481,6 +484,9 @@ func toRPCInvokeRequest(req InvokeRequest, f Features) (*pulumirpc.ResourceInvok
 		Parent:            string(req.Parent),
 		AcceptResources:   true,
 		AcceptsByteString: true,
+		PackageRef:        req.PackageRef,
+
+		ParentStackTraceHandle: req.ParentStackTraceHandle,
 	}, nil
 }
 
@@ -557,6 +563,9 @@ func toRPCCallRequest(req CallRequest, f Features) (*pulumirpc.ResourceCallReque
 	if req.Token == "" {
 		return nil, errors.New("method token cannot be empty")
 	}
+	if req.PackageRef != "" && !f.Parameterization {
+		return nil, errors.New("the monitor does not support package references (parameterization)")
+	}
 	args, err := wire.MarshalMap(req.Args, wire.MarshalOptions{
 		Secrets:      f.Secrets,
 		Resources:    f.ResourceReferences,
@@ -573,6 +582,9 @@ func toRPCCallRequest(req CallRequest, f Features) (*pulumirpc.ResourceCallReque
 		Version:           req.Version,
 		PluginDownloadURL: req.PluginDownloadURL,
 		AcceptsByteString: true,
+		PackageRef:        req.PackageRef,
+
+		ParentStackTraceHandle: req.ParentStackTraceHandle,
 	}
 	if argDeps, _ := mergeKeyDeps(req.Args, req.ArgDependencies); len(argDeps) > 0 {
 		out.ArgDependencies = make(map[string]*pulumirpc.ResourceCallRequest_ArgumentDependencies, len(argDeps))

@@ -625,11 +625,17 @@ func TestToRPCInvokeRequest(t *testing.T) {
 			want: func(r *pulumirpc.ResourceInvokeRequest) { r.DependsOn = []string{customURN} }},
 		{name: "parent", req: InvokeRequest{Token: "pkg:index:fn", Parent: compURN},
 			want: func(r *pulumirpc.ResourceInvokeRequest) { r.Parent = compURN }},
+		{name: "package ref", req: InvokeRequest{Token: "pkg:index:fn", PackageRef: "ref-1"},
+			want: func(r *pulumirpc.ResourceInvokeRequest) { r.PackageRef = "ref-1" }},
+		{name: "stack trace handle", req: InvokeRequest{Token: "pkg:index:fn", ParentStackTraceHandle: "h"},
+			want: func(r *pulumirpc.ResourceInvokeRequest) { r.ParentStackTraceHandle = "h" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := toRPCInvokeRequest(tt.req, allFeatures)
+			features := allFeatures
+			features.Parameterization = true // for the package ref
+			got, err := toRPCInvokeRequest(tt.req, features)
 			if tt.wantErr {
 				if err == nil {
 					t.Fatal("want error")
@@ -757,6 +763,11 @@ func TestToRPCCallRequest(t *testing.T) {
 			want: func(r *pulumirpc.ResourceCallRequest) { r.Version = "2.0.0" }},
 		{name: "plugin download URL", req: CallRequest{Token: "pkg:index:Comp/m", PluginDownloadURL: "u"},
 			want: func(r *pulumirpc.ResourceCallRequest) { r.PluginDownloadURL = "u" }},
+		{name: "package ref", req: CallRequest{Token: "pkg:index:Comp/m", PackageRef: "ref-1"}, features: Features{Parameterization: true},
+			want: func(r *pulumirpc.ResourceCallRequest) { r.PackageRef = "ref-1" }},
+		{name: "package ref without parameterization", req: CallRequest{Token: "pkg:index:Comp/m", PackageRef: "ref-1"}, wantErr: true},
+		{name: "stack trace handle", req: CallRequest{Token: "pkg:index:Comp/m", ParentStackTraceHandle: "h"},
+			want: func(r *pulumirpc.ResourceCallRequest) { r.ParentStackTraceHandle = "h" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -259,6 +259,11 @@ type InvokeRequest struct {
 	// Parent selects the provider from the parent's providers (honoured only
 	// if Features().InvokeParent).
 	Parent urn.URN
+	// PackageRef is a package registered with RegisterPackage: the
+	// function is of that (parameterized) package.
+	PackageRef string
+	// ParentStackTraceHandle: see RegisterResourceRequest.
+	ParentStackTraceHandle string
 }
 
 // InvokeResponse carries the function result. Failures come back as a
@@ -294,6 +299,11 @@ type CallRequest struct {
 	Provider          providers.Reference // zero for the default
 	Version           string
 	PluginDownloadURL string
+	// PackageRef is a package registered with RegisterPackage: the method
+	// is of that (parameterized) package.
+	PackageRef string
+	// ParentStackTraceHandle: see RegisterResourceRequest.
+	ParentStackTraceHandle string
 }
 
 // CallResponse carries the method's return values. Failures come back as a

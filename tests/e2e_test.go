@@ -58,9 +58,11 @@ func TestScripts(t *testing.T) {
 		}
 	}
 	plugins := filepath.Dir(buildPlugin(t, t.TempDir()))
-	// The secretbox test package (tests/internal/secretbox), beside sitekit.
-	if msg, err := exec.Command("go", "build", "-o", plugins, "./internal/secretbox/cmd/pulumi-resource-secretbox").CombinedOutput(); err != nil {
-		t.Fatalf("building the secretbox provider: %v\n%s", err, msg)
+	// The secretbox and shelf test packages (tests/internal), beside sitekit.
+	for _, pkg := range []string{"secretbox", "shelf"} {
+		if msg, err := exec.Command("go", "build", "-o", plugins, "./internal/"+pkg+"/cmd/pulumi-resource-"+pkg).CombinedOutput(); err != nil {
+			t.Fatalf("building the %s provider: %v\n%s", pkg, err, msg)
+		}
 	}
 	// The portal test package (tests/portal), a module of its own on the
 	// generated sitekit Go SDK.
@@ -141,6 +143,7 @@ const stateUsage = `usage: state FILE count TYPE N
        state FILE has TYPE NAME
        state FILE parent NAME PARENT-NAME
        state FILE dependsOn NAME OTHER-NAME
+       state FILE provider NAME PROVIDER-TYPE PROVIDER-NAME
        state FILE output KEY VALUE
        state FILE secret KEY
        state FILE field NAME KEY VALUE
@@ -202,6 +205,10 @@ func cmdState(ts *testscript.TestScript, neg bool, args []string) {
 	case op == "dependsOn" && len(rest) == 2:
 		r, d := mustName(rest[0]), mustName(rest[1])
 		check(slices.Contains(r.Dependencies, d.URN), "dependencies of %s are %v, want %s among them", rest[0], r.Dependencies, d.URN)
+	case op == "provider" && len(rest) == 3:
+		r, p := mustName(rest[0]), mustName(rest[2])
+		check(p.Type == rest[1] && strings.HasPrefix(r.Provider, p.URN+"::"),
+			"provider of %s is %s, want %s %s (%s)", rest[0], r.Provider, rest[1], rest[2], p.URN)
 	case op == "output" && len(rest) == 2:
 		got := display(stackOutputs(ts, resources).Get(rest[0]))
 		check(got == rest[1], "stack output %s = %s, want %s", rest[0], got, rest[1])
