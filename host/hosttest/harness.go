@@ -177,16 +177,65 @@ func (h *Harness) Call(ctx context.Context, req CallRequest) (CallResponse, erro
 	if err != nil {
 		return CallResponse{}, err
 	}
-	var out CallResponse
-	for _, f := range resp.GetFailures() {
-		out.Failures = append(out.Failures, host.PropertyError{Path: f.GetProperty(), Reason: f.GetReason()})
-	}
+	out := CallResponse{Failures: failures(resp.GetFailures())}
 	deps2 := map[string][]string{}
 	for k, d := range resp.GetReturnDependencies() {
 		deps2[k] = d.GetUrns()
 	}
 	out.Return, err = unmarshal(resp.GetReturn(), deps2)
 	return out, err
+}
+
+// Configure configures the provider as the engine does before it uses it:
+// CheckConfig, then Configure with the checked values. Values are keyed by
+// name ("prefix", not "pkg:prefix"). A check failure comes back as a
+// *host.InputError naming the value; an error of the configure function
+// as the status the engine gets.
+func (h *Harness) Configure(ctx context.Context, config property.Map) error {
+	news, err := wire.MarshalMap(config, wire.MarshalOptions{Secrets: true})
+	if err != nil {
+		return err
+	}
+	checked, err := h.server.CheckConfig(ctx, &pulumirpc.CheckRequest{News: news, Olds: &structpb.Struct{}})
+	if err != nil {
+		return inputError(err)
+	}
+	if fs := checked.GetFailures(); len(fs) > 0 {
+		return &host.InputError{Message: "invalid configuration", Properties: failures(fs)}
+	}
+	_, err = h.server.Configure(ctx, &pulumirpc.ConfigureRequest{
+		Args: checked.GetInputs(), AcceptSecrets: true, AcceptResources: true,
+	})
+	return inputError(err)
+}
+
+// InvokeResponse is a function's result, or the arguments it refused.
+type InvokeResponse struct {
+	Return   property.Map
+	Failures []host.PropertyError
+}
+
+// Invoke calls one of the provider's functions.
+func (h *Harness) Invoke(ctx context.Context, token string, args property.Map) (InvokeResponse, error) {
+	wireArgs, err := wire.MarshalMap(args, wire.MarshalOptions{Secrets: true, Resources: true})
+	if err != nil {
+		return InvokeResponse{}, err
+	}
+	resp, err := h.server.Invoke(ctx, &pulumirpc.InvokeRequest{Tok: token, Args: wireArgs, Preview: h.Monitor.cfg.dryRun})
+	if err != nil {
+		return InvokeResponse{}, inputError(err)
+	}
+	out := InvokeResponse{Failures: failures(resp.GetFailures())}
+	out.Return, err = wire.UnmarshalMap(resp.GetReturn(), wire.UnmarshalOptions{Resources: true})
+	return out, err
+}
+
+func failures(fs []*pulumirpc.CheckFailure) []host.PropertyError {
+	var out []host.PropertyError
+	for _, f := range fs {
+		out = append(out, host.PropertyError{Path: f.GetProperty(), Reason: f.GetReason()})
+	}
+	return out
 }
 
 // unmarshal reads a response's values and adds each key's dependencies
@@ -212,6 +261,9 @@ func unmarshal(s *structpb.Struct, deps map[string][]string) (property.Map, erro
 
 // inputError turns an InputPropertiesError status into a *host.InputError.
 func inputError(err error) error {
+	if err == nil {
+		return nil
+	}
 	st, ok := status.FromError(err)
 	if !ok {
 		return err
