@@ -14,6 +14,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"gopkg.in/yaml.v3"
 
+	"github.com/polyhost/polyhost/host/internal/hook"
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/host/schema"
 )
@@ -137,7 +138,7 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 
 	resources := mapping()
 	for _, tok := range slices.Sorted(func(yield func(string) bool) {
-		for tok := range p.components {
+		for tok := range p.componentTokens() {
 			if !yield(tok) {
 				return
 			}
@@ -159,6 +160,11 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 		}
 		for tok := range p.methods {
 			if !yield(tok) {
+				return
+			}
+		}
+		for tok, h := range p.hooks {
+			if h.Call != nil && !yield(tok) {
 				return
 			}
 		}
@@ -195,7 +201,7 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 func (g *generator) resource(tok string) *yaml.Node {
 	r := mapping()
 	sh, typed := g.p.shapes[tok]
-	_, isComponent := g.p.components[tok]
+	isComponent := g.p.componentTokens()[tok]
 	if isComponent {
 		add(r, "isComponent", scalar(true))
 	}
@@ -224,7 +230,7 @@ func (g *generator) resource(tok string) *yaml.Node {
 	}
 	if isComponent {
 		methods := mapping()
-		for _, m := range slices.Sorted(maps.Keys(g.p.methods)) {
+		for _, m := range g.p.methodTokens() {
 			if comp, name, _ := strings.Cut(m, "/"); comp == tok {
 				add(methods, name, scalar(m))
 			}
@@ -242,12 +248,13 @@ func (g *generator) function(tok string) *yaml.Node {
 	f := mapping()
 	addText(f, "description", g.docs.Func(funcName(sh.fn)))
 	props, required := g.object(tok+" arguments", sh.args)
-	if _, isMethod := g.p.methods[tok]; isMethod {
+	isMethod := slices.Contains(g.p.methodTokens(), tok)
+	if isMethod {
 		comp, _, _ := strings.Cut(tok, "/")
-		if _, ok := g.p.components[comp]; !ok {
+		if !g.p.componentTokens()[comp] {
 			g.fail("%s: a method of %s, which is not a registered component", tok, comp)
 		}
-		self := propNode(schema.Property{Ref: "#/resources/" + comp})
+		self := propNode(schema.Property{Ref: localRef("resources", comp)})
 		props.Content = append([]*yaml.Node{scalar("__self__"), self}, props.Content...)
 		required = append([]string{"__self__"}, required...)
 	}
@@ -260,7 +267,7 @@ func (g *generator) function(tok string) *yaml.Node {
 		add(f, "inputs", in)
 	}
 	out := mapping()
-	if _, isMethod := g.p.methods[tok]; isMethod && !isStructType(sh.result) {
+	if isMethod && !isStructType(sh.result) {
 		// A method's single value travels under "res" (encodeResult).
 		p, ok := g.goType(fmt.Sprintf("%s result %s", tok, sh.result), sh.result)
 		if !ok {
@@ -281,9 +288,47 @@ func (g *generator) function(tok string) *yaml.Node {
 	return f
 }
 
+// isStructType reports whether a result of type t is returned field by
+// field: a struct with `pulumi` tags, not a property.Map or a type of the
+// Go SDK (pulumi.StringOutput, a resource).
 func isStructType(t reflect.Type) bool {
+	if _, ok := sdkOf(t); ok {
+		return false
+	}
+	if _, ok := typed.RefTarget(t); ok {
+		return false
+	}
 	_, ok, _ := typed.Fields(t)
 	return ok && elem(t) != mapType
+}
+
+// sdkOf says what a Go SDK type stands for (host/gosdk tells); ok is false
+// for other types, and for every type when gosdk is not linked in.
+func sdkOf(t reflect.Type) (hook.SDKType, bool) {
+	if hook.SDK == nil {
+		return hook.SDKType{}, false
+	}
+	return hook.SDK(t)
+}
+
+// optional reports whether field f is optional: tagged so, a pointer, or
+// a Go SDK type whose value is a pointer (pulumi.StringPtrInput). A Go SDK
+// resource is always a pointer: it is optional only when tagged so.
+func optional(f typed.Field) bool {
+	st, ok := sdkOf(f.Type)
+	switch {
+	case ok && st.Resource != nil:
+		return f.Tag.Optional
+	case ok && st.Elem != nil && st.Elem.Kind() == reflect.Pointer:
+		return true
+	}
+	return f.Optional
+}
+
+// localRef is the $ref of a resource or type of this package: a module's
+// "/" is written %2F, as Pulumi's tools write it.
+func localRef(section, tok string) string {
+	return "#/" + section + "/" + strings.ReplaceAll(tok, "/", "%2F")
 }
 
 // object describes the fields of struct t: its properties and the names of
@@ -312,7 +357,7 @@ func (g *generator) object(where string, t reflect.Type) (*yaml.Node, []string) 
 		}
 		p.Description = g.docs.Field(elem(t), f.GoName)
 		add(props, f.Name, propNode(p))
-		if !f.Optional {
+		if !optional(f) {
 			required = append(required, f.Name)
 		}
 	}
@@ -372,6 +417,18 @@ func fitsProperty(p schema.Property, t reflect.Type) bool {
 
 // goType is the schema type of Go type t.
 func (g *generator) goType(where string, t reflect.Type) (schema.Property, bool) {
+	if st, ok := sdkOf(t); ok {
+		switch {
+		case st.Resource != nil:
+			return g.resourceRef(where, st.Resource)
+		case st.Builtin != "":
+			return schema.Property{Ref: builtinRefs[st.Builtin]}, true
+		}
+		return g.goType(where, st.Elem)
+	}
+	if target, ok := typed.RefTarget(t); ok {
+		return g.resourceRef(where, target)
+	}
 	t = elem(t)
 	switch {
 	case t == valueType:
@@ -387,7 +444,7 @@ func (g *generator) goType(where string, t reflect.Type) (schema.Property, bool)
 	}
 	if vals, ok := enumValues(t); ok {
 		tok, ok := g.enum(where, t, vals)
-		return schema.Property{Ref: "#/types/" + tok}, ok
+		return schema.Property{Ref: localRef("types", tok)}, ok
 	}
 	switch k := t.Kind(); {
 	case k == reflect.String:
@@ -406,7 +463,7 @@ func (g *generator) goType(where string, t reflect.Type) (schema.Property, bool)
 		return schema.Property{Type: "object", AdditionalProperties: &elem}, ok
 	case k == reflect.Struct && t.Name() != "":
 		tok, ok := g.objectType(where, t)
-		return schema.Property{Ref: "#/types/" + tok}, ok
+		return schema.Property{Ref: localRef("types", tok)}, ok
 	case k == reflect.Struct:
 		g.fail("%s: an anonymous struct has no name for its schema type; declare it as a named type", where)
 	default:
@@ -635,3 +692,13 @@ var (
 	mapType   = reflect.TypeFor[property.Map]()
 	refType   = reflect.TypeFor[property.ResourceReference]()
 )
+
+// resourceRef is a reference to the resource whose Go type is t.
+func (g *generator) resourceRef(where string, t reflect.Type) (schema.Property, bool) {
+	ref, err := g.p.resourceOfType(t)
+	if err != nil {
+		g.fail("%s: %v", where, err)
+		return schema.Property{}, false
+	}
+	return schema.Property{Ref: ref}, true
+}

@@ -32,7 +32,7 @@ func Component[A any, C pulumi.ComponentResource](token string, fn ComponentFunc
 		if err := checkArgsType[A](token); err != nil {
 			return err
 		}
-		return hook.Register(p, token, hook.Handler{Construct: func(ctx context.Context, engineAddr string, inputs property.Map, req *pulumirpc.ConstructRequest) (*pulumirpc.ConstructResponse, error) {
+		return hook.Register(p, token, hook.Handler{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[C](), Fn: fn, Construct: func(ctx context.Context, engineAddr string, inputs property.Map, req *pulumirpc.ConstructRequest) (*pulumirpc.ConstructResponse, error) {
 			if err := keepsSecrets[A](inputs); err != nil {
 				return nil, err
 			}
@@ -79,7 +79,7 @@ func Method[C pulumi.ComponentResource, A, R any](token string, fn MethodFunc[C,
 			return fmt.Errorf("method %s: the component type %s must be a pointer to a struct", token, reflect.TypeFor[C]())
 		}
 		typ, _, _ := strings.Cut(token, "/")
-		return hook.Register(p, token, hook.Handler{Call: func(ctx context.Context, engineAddr string, args property.Map, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error) {
+		return hook.Register(p, token, hook.Handler{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[R](), Fn: fn, Call: func(ctx context.Context, engineAddr string, args property.Map, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error) {
 			self, ok := selfURN(args)
 			if !ok {
 				return failure("__self__", "must be a reference to the component the method is called on"), nil

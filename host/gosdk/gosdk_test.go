@@ -55,7 +55,7 @@ functions:
 
 type GreeterArgs struct {
 	Name   pulumi.StringInput `pulumi:"name"`
-	Prefix string             `pulumi:"prefix"` // plain: no room for a secret
+	Prefix string             `pulumi:"prefix,optional"` // plain: no room for a secret
 }
 
 type Greeter struct {
@@ -112,7 +112,7 @@ type rawOut struct {
 // plugin, attached to mon's engine.
 func provider(t *testing.T, mon *hosttest.Monitor) pulumirpc.ResourceProviderServer {
 	t.Helper()
-	p, err := host.New("test", host.WithSchema([]byte(schemaYAML)),
+	p, err := host.New("test", // the schema is built from the Go types
 		gosdk.Component("test:index:Greeter", NewGreeter),
 		gosdk.Method("test:index:Greeter/greet", greet),
 		host.WithComponent("test:index:Raw", func(ctx context.Context, c *host.Component, args rawArgs) (rawOut, error) {
@@ -323,9 +323,14 @@ func TestRegistrationErrors(t *testing.T) {
 			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
 		}
 	}
-	// Go-first needs types the host can read.
-	_, err := host.New("test", gosdk.Component("test:index:Greeter", NewGreeter))
-	if err == nil || !strings.Contains(err.Error(), "test:index:Greeter is served with host/gosdk") || !strings.Contains(err.Error(), "host.WithSchema") {
-		t.Errorf("a gosdk component without a schema: %v, want an error saying to give one", err)
+	// Go-first refuses a type it cannot describe, naming the field.
+	_, err := host.New("test", gosdk.Component("test:index:Greeter", func(*pulumi.Context, string, *struct {
+		Fn pulumi.StringInput `pulumi:"fn"`
+		Ch chan int           `pulumi:"ch"`
+	}, ...pulumi.ResourceOption) (*Greeter, error) {
+		return nil, nil
+	}))
+	if err == nil || !strings.Contains(err.Error(), "Ch: chan int has no schema type") {
+		t.Errorf("a gosdk component with a channel input: %v, want an error naming the field", err)
 	}
 }

@@ -143,6 +143,26 @@ func layoutOf(t reflect.Type) (*layout, error) {
 	return actual.(*layout), nil
 }
 
+// Ref is host.Ref: a resource reference, typed by the Go type T of the
+// resource it refers to, with its markers.
+type Ref[T any] struct {
+	property.Value
+}
+
+func (Ref[T]) refTarget() reflect.Type { return reflect.TypeFor[T]() }
+
+type refTyped interface{ refTarget() reflect.Type }
+
+var refTypedType = reflect.TypeFor[refTyped]()
+
+// RefTarget is T, for t a Ref[T].
+func RefTarget(t reflect.Type) (reflect.Type, bool) {
+	if t.Kind() != reflect.Struct || !t.Implements(refTypedType) {
+		return nil, false
+	}
+	return reflect.Zero(t).Interface().(refTyped).refTarget(), true
+}
+
 // Lost lists the markers a decode could not keep: the paths of fields that
 // cannot carry them (any but property.Value, and property.Map for what is
 // inside it).
@@ -214,6 +234,14 @@ func (d *decoder) value(path string, v property.Value, dst reflect.Value) error 
 	t := dst.Type()
 	if t == valueType {
 		dst.Set(reflect.ValueOf(v))
+		return nil
+	}
+	if _, ok := RefTarget(t); ok {
+		if !v.IsResourceReference() && !v.IsComputed() {
+			d.fail(path, "expected a resource reference, got %s", Describe(v))
+			return nil
+		}
+		dst.Field(0).Set(reflect.ValueOf(v))
 		return nil
 	}
 	switch {
@@ -422,7 +450,7 @@ func Describe(v property.Value) string {
 
 // Article is "a" or "an" for a schema type name: "an integer".
 func Article(typ string) string {
-	if typ == "integer" || typ == "object" || typ == "array" {
+	if typ != "" && strings.ContainsRune("aeiou", rune(typ[0])) { // integer, object, array, asset, archive, any
 		return "an"
 	}
 	return "a"
@@ -499,6 +527,9 @@ func encodeValue(path string, fv reflect.Value) (property.Value, error) {
 		return property.New(fv.Interface().(property.Map)), nil
 	case refType:
 		return property.New(fv.Interface().(property.ResourceReference)), nil
+	}
+	if _, ok := RefTarget(fv.Type()); ok {
+		return fv.Field(0).Interface().(property.Value), nil
 	}
 	switch fv.Kind() {
 	case reflect.Pointer, reflect.Interface:
