@@ -143,7 +143,7 @@ func (c *shapeChecker) fields(tok, whatf string, obj schema.Object, t reflect.Ty
 			continue
 		}
 		if !c.match(tok, f.Type, sp) {
-			c.diff(tok, "field %s.%s is %s, but %s is %s in the schema", st, f.GoName, f.Type, what, c.describe(sp))
+			c.diff(tok, "field %s.%s is %s, but %s is %s in the schema", st, f.GoName, goTypeName(f.Type), what, c.describe(sp))
 		}
 	}
 	if isInput {
@@ -345,6 +345,15 @@ func fits(typ string, t reflect.Type) bool {
 		return k == reflect.Map || k == reflect.Struct // property.Map too
 	}
 	return true
+}
+
+// goTypeName is t as its author writes it: host.Ref[T] rather than the
+// internal type it aliases.
+func goTypeName(t reflect.Type) string {
+	if target, ok := typed.RefTarget(t); ok {
+		return "host.Ref[" + target.String() + "]"
+	}
+	return t.String()
 }
 
 // elem is t without pointers.
