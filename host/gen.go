@@ -479,6 +479,16 @@ func (g *generator) typeToken(where string, t reflect.Type) (string, bool) {
 		return tok, true
 	}
 	tok := g.p.name + ":index:" + t.Name()
+	if declared, ok, err := declaredToken(t); err != nil {
+		g.fail("%s: %v", where, err)
+		return tok, false
+	} else if ok {
+		if err := checkTypeToken(g.p.name, declared); err != nil {
+			g.fail("%s: %s.PulumiType() says %q: %v", where, t, declared, err)
+			return tok, false
+		}
+		tok = declared
+	}
 	if other, ok := g.byTok[tok]; ok {
 		g.fail("%s: Go types %s.%s and %s.%s would both be the schema type %s; rename one", where,
 			other.PkgPath(), other.Name(), t.PkgPath(), t.Name(), tok)
@@ -486,6 +496,38 @@ func (g *generator) typeToken(where string, t reflect.Type) (string, bool) {
 	}
 	g.byTok[tok], g.named[t] = t, tok
 	return tok, true
+}
+
+// declaredToken is the token a named type declares with a method
+//
+//	func (T) PulumiType() string
+//
+// ok is false for a type that declares none.
+func declaredToken(t reflect.Type) (tok string, ok bool, err error) {
+	m, has := t.MethodByName("PulumiType")
+	if !has {
+		if _, onPtr := reflect.PointerTo(t).MethodByName("PulumiType"); onPtr {
+			return "", false, fmt.Errorf("%s declares PulumiType on *%s: declare it on %s (a value receiver)", t, t.Name(), t.Name())
+		}
+		return "", false, nil
+	}
+	if m.Type.NumIn() != 1 || m.Type.NumOut() != 1 || m.Type.Out(0).Kind() != reflect.String {
+		return "", false, fmt.Errorf("%s.PulumiType must be func() string, is %s", t, m.Type)
+	}
+	return reflect.Zero(t).Method(m.Index).Call(nil)[0].String(), true, nil
+}
+
+// checkTypeToken refuses a declared type token that is not of package pkg
+// or not of the form pkg:module:Name.
+func checkTypeToken(pkg, tok string) error {
+	parts := strings.Split(tok, ":")
+	switch {
+	case len(parts) != 3 || !tokenLike.MatchString(tok) || parts[1] == "":
+		return fmt.Errorf("want a token of the form %s:module:Name", pkg)
+	case parts[0] != pkg:
+		return fmt.Errorf("the token's package is %q, but the package is %q", parts[0], pkg)
+	}
+	return nil
 }
 
 // objectType describes named struct t under #/types.

@@ -391,3 +391,97 @@ func TestNewNamesEachDifferenceFromTheSchema(t *testing.T) {
 		t.Errorf("New = %v\nwant %s", err, want)
 	}
 }
+
+// The meter package names its types' tokens: an enum and an object type
+// in modules of their own.
+
+type Gauge int
+
+func (Gauge) Values() []host.EnumValue[Gauge] {
+	return []host.EnumValue[Gauge]{{Name: "Fine", Value: 1}, {Name: "Coarse", Value: 2}}
+}
+
+func (Gauge) PulumiType() string { return "meter:units:Gauge" }
+
+type Reading struct {
+	Value float64 `pulumi:"value"`
+	Gauge Gauge   `pulumi:"gauge"`
+}
+
+func (Reading) PulumiType() string { return "meter:data/sample:Reading" }
+
+type MeterArgs struct {
+	Last    Reading   `pulumi:"last"`
+	History []Reading `pulumi:"history,optional"`
+}
+
+func meterOptions(extra ...host.Option) []host.Option {
+	return append([]host.Option{host.WithComponent("meter:index:Meter", func(ctx context.Context, c *host.Component, args MeterArgs) (struct{}, error) {
+		return struct{}{}, nil
+	})}, extra...)
+}
+
+// A type that declares its token with PulumiType gets it, module and all;
+// refs write the module's "/" as %2F.
+func TestDeclaredTypeTokens(t *testing.T) {
+	t.Parallel()
+	src, err := host.SchemaFromTypes("meter", nil, meterOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"\n  meter:data/sample:Reading:\n    type: object\n",
+		"\n  meter:units:Gauge:\n    type: integer\n",
+		`gauge: {$ref: "#/types/meter:units:Gauge"}`,
+		`last: {$ref: "#/types/meter:data%2Fsample:Reading"}`,
+		`history: {type: array, items: {$ref: "#/types/meter:data%2Fsample:Reading"}}`,
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("schema lacks %q:\n%s", want, src)
+		}
+	}
+	if _, err := host.New("meter", meterOptions()...); err != nil {
+		t.Errorf("Go-first: %v", err)
+	}
+}
+
+type otherPkg struct{}
+
+func (otherPkg) PulumiType() string { return "shop:index:Other" }
+
+type noModule struct{}
+
+func (noModule) PulumiType() string { return "Thing" }
+
+type onPointer struct{}
+
+func (*onPointer) PulumiType() string { return "meter:index:OnPointer" }
+
+type badSig struct{}
+
+func (badSig) PulumiType(int) string { return "" }
+
+// A declared token of another package, or not a token, is refused,
+// naming the Go type and the field.
+func TestDeclaredTypeTokensRefused(t *testing.T) {
+	t.Parallel()
+	type args struct {
+		A otherPkg  `pulumi:"a"`
+		B noModule  `pulumi:"b"`
+		C onPointer `pulumi:"c"`
+		D badSig    `pulumi:"d"`
+	}
+	_, err := host.SchemaFromTypes("meter", nil, host.WithComponent("meter:index:Meter", func(ctx context.Context, c *host.Component, a args) (struct{}, error) {
+		return struct{}{}, nil
+	}))
+	for _, want := range []string{
+		`field host_test.args.A: host_test.otherPkg.PulumiType() says "shop:index:Other": the token's package is "shop", but the package is "meter"`,
+		`field host_test.args.B: host_test.noModule.PulumiType() says "Thing": want a token of the form meter:module:Name`,
+		`field host_test.args.C: host_test.onPointer declares PulumiType on *onPointer: declare it on onPointer (a value receiver)`,
+		`field host_test.args.D: host_test.badSig.PulumiType must be func() string`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error = %v\nwant %q", err, want)
+		}
+	}
+}
