@@ -97,6 +97,15 @@ func (g *generator) fail(format string, args ...any) {
 	g.errs = append(g.errs, fmt.Sprintf(format, args...))
 }
 
+// ValueDocs is a [Docs] that also reads the doc comments of constants: an
+// enum value without an [EnumValue].Description gets that of the constant
+// declaring it.
+type ValueDocs interface {
+	// Value is the doc comment of the constant of named type t whose
+	// value is v.
+	Value(t reflect.Type, v any) string
+}
+
 type noDocs struct{}
 
 func (noDocs) Type(reflect.Type) string          { return "" }
@@ -355,7 +364,7 @@ func (g *generator) object(where string, t reflect.Type) (*yaml.Node, []string) 
 		if !ok {
 			continue
 		}
-		p.Description = g.docs.Field(elem(t), f.GoName)
+		p.Description = g.docs.Field(f.Owner, f.GoName)
 		add(props, f.Name, propNode(p))
 		if !optional(f) {
 			required = append(required, f.Name)
@@ -581,6 +590,9 @@ func (g *generator) enum(where string, t reflect.Type, vals []anyEnumValue) (str
 			add(e, "name", scalar(name))
 		}
 		add(e, "value", scalar(plainValue(reflect.ValueOf(value))))
+		if vd, ok := g.docs.(ValueDocs); ok && desc == "" {
+			desc = vd.Value(t, plainValue(reflect.ValueOf(value)))
+		}
 		addText(e, "description", desc)
 		list.Content = append(list.Content, e)
 	}

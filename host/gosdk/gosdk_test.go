@@ -100,6 +100,12 @@ func greet(ctx *pulumi.Context, self *Greeter, args greetArgs) (pulumi.StringOut
 	return pulumi.Sprintf("%s%s", self.Greeting, args.Punctuation), nil
 }
 
+// embeddingArgs embed GreeterArgs, which the Go SDK would not fill.
+type embeddingArgs struct {
+	GreeterArgs
+	Extra string `pulumi:"extra,optional"`
+}
+
 type rawArgs struct {
 	Name string `pulumi:"name"`
 }
@@ -312,6 +318,9 @@ func TestRegistrationErrors(t *testing.T) {
 		{"twice", gosdk.Component("test:index:Raw", NewGreeter), "registered twice"},
 		{"not a method token", gosdk.Method("test:index:Greeter", greet), "pkg:module:Type/method"},
 		{"not in the schema", gosdk.Method("test:index:Greeter/wave", greet), "not a function in the schema"},
+		{"embedded struct", gosdk.Component("test:index:Greeter", func(*pulumi.Context, string, *embeddingArgs, ...pulumi.ResourceOption) (*Greeter, error) {
+			return nil, nil
+		}), "gosdk_test.embeddingArgs embeds gosdk_test.GreeterArgs, whose fields the Go SDK neither reads nor writes"},
 		{"args not a struct", gosdk.Component("test:index:Greeter", func(*pulumi.Context, string, string, ...pulumi.ResourceOption) (*Greeter, error) {
 			return nil, nil
 		}), "must be a struct"},

@@ -52,7 +52,13 @@ type Plant struct {
 	Notes    map[string]string `pulumi:"notes,omitempty"`
 }
 
+// Fence is embedded: its fields are GardenArgs' own.
+type Fence struct {
+	Height int `pulumi:"height,optional"`
+}
+
 type GardenArgs struct {
+	Fence
 	Plot    string               `pulumi:"plot,replaceOnChanges"`
 	Season  Season               `pulumi:"season,optional"`
 	Beds    map[string][]Plant   `pulumi:"beds,optional"`
@@ -153,6 +159,7 @@ func TestGoFirstSchemaBinds(t *testing.T) {
 		"garden:index:Garden inputs.store":      "resource garden:index:Shed?",
 		"garden:tools/hand:Tool.soil":           "enum garden:ground:Soil?",
 		"garden:ground:Soil":                    "enum of string clay,loam",
+		"garden:index:Garden inputs.height":     "integer?",
 	} {
 		if facts[k] != want {
 			t.Errorf("%s: the binder reads %q, want %q", k, facts[k], want)
