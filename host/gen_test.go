@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -131,97 +132,10 @@ func TestSchemaFromTypes(t *testing.T) {
 	}
 }
 
-const shopSchema = `
-name: shop
-version: 1.2.3
-config:
-  variables:
-    region: {type: string}
-    token: {type: string, secret: true}
-  defaults: [token]
-provider:
-  inputProperties:
-    region: {type: string}
-    token: {type: string, secret: true}
-  requiredInputs: [token]
-types:
-  shop:index:Address:
-    type: object
-    properties:
-      street: {type: string}
-      floor: {type: integer}
-      next: {$ref: "#/types/shop:index:Address"}
-    required: [street]
-  shop:index:Priority:
-    type: integer
-    enum:
-      - {name: Low, value: 1}
-      - {name: High, value: 2}
-  shop:index:Size:
-    type: string
-    enum:
-      - {name: Small, value: small}
-      - {name: Large, value: large, description: The big one.}
-resources:
-  shop:index:Store:
-    isComponent: true
-    inputProperties:
-      name: {type: string, replaceOnChanges: true}
-      size: {$ref: "#/types/shop:index:Size"}
-      tags: {type: object, additionalProperties: {type: string}}
-      address: {$ref: "#/types/shop:index:Address"}
-      branches: {type: array, items: {$ref: "#/types/shop:index:Address"}}
-      motto: {type: string}
-      key: {type: string, secret: true}
-      extra: {$ref: "pulumi.json#/Any"}
-    requiredInputs: [name, address, key]
-    properties:
-      url: {type: string}
-      till: {$ref: "#/resources/shop:index:Till"}
-      counts: {type: object, additionalProperties: {type: array, items: {type: integer}}}
-    required: [url, till, counts]
-    methods:
-      describe: shop:index:Store/describe
-      open: shop:index:Store/open
-  shop:index:Till:
-    inputProperties:
-      store: {type: string}
-      priority: {$ref: "#/types/shop:index:Priority"}
-    requiredInputs: [store]
-    properties:
-      tillId: {type: string}
-      pin: {type: string, secret: true}
-    required: [tillId, pin]
-functions:
-  shop:index:Store/describe:
-    inputs:
-      properties:
-        __self__: {$ref: "#/resources/shop:index:Store"}
-      required: [__self__]
-    outputs:
-      properties:
-        text: {type: string}
-      required: [text]
-  shop:index:Store/open:
-    inputs:
-      properties:
-        __self__: {$ref: "#/resources/shop:index:Store"}
-        hour: {type: integer}
-      required: [__self__, hour]
-    outputs:
-      properties:
-        res: {type: string}
-      required: [res]
-  shop:index:lookup:
-    inputs:
-      properties:
-        key: {type: string}
-      required: [key]
-    outputs:
-      properties:
-        value: {$ref: "pulumi.json#/Json"}
-      required: [value]
-`
+// shopSchema is what the shop package's Go types make.
+//
+//go:embed testdata/schemas/shop.yaml
+var shopSchema string
 
 // docsOf describes every Go thing by its name, to see where each goes.
 type docsOf struct{}

@@ -2,6 +2,7 @@ package gosdk_test
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"strings"
 	"testing"
@@ -17,41 +18,10 @@ import (
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 
-const schemaYAML = `
-name: test
-resources:
-  test:index:Greeter:
-    isComponent: true
-    inputProperties:
-      name: {type: string}
-      prefix: {type: string}
-    requiredInputs: [name]
-    properties:
-      greeting: {type: string}
-      thingId: {type: string}
-    methods:
-      greet: test:index:Greeter/greet
-  test:index:Raw:
-    isComponent: true
-    inputProperties:
-      name: {type: string}
-    requiredInputs: [name]
-    properties:
-      greeting: {type: string}
-  test:index:Thing:
-    inputProperties:
-      text: {type: string}
-functions:
-  test:index:Greeter/greet:
-    inputs:
-      properties:
-        __self__: {$ref: "#/resources/test:index:Greeter"}
-        punctuation: {type: string}
-      required: [__self__, punctuation]
-    outputs:
-      properties:
-        res: {type: string}
-`
+// schemaYAML is the test package of Greeter, schema-first.
+//
+//go:embed testdata/greeter.yaml
+var schemaYAML string
 
 type GreeterArgs struct {
 	Name   pulumi.StringInput `pulumi:"name"`

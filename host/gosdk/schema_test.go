@@ -1,6 +1,7 @@
 package gosdk_test
 
 import (
+	_ "embed"
 	"fmt"
 	"strings"
 	"testing"
@@ -118,68 +119,10 @@ func TestSchemaFromSDKTypes(t *testing.T) {
 	}
 }
 
-const kioskSchema = `
-name: kiosk
-types:
-  kiosk:index:Theme:
-    type: object
-    properties:
-      colour: {type: string}
-      fonts: {type: array, items: {type: string}}
-    required: [colour]
-resources:
-  kiosk:index:Kiosk:
-    isComponent: true
-    inputProperties:
-      name: {type: string}
-      screens: {type: integer}
-      labels: {type: object, additionalProperties: {type: string}}
-      aliases: {type: array, items: {type: string}}
-      motto: {type: string}
-      open: {type: boolean}
-      theme: {$ref: "#/types/kiosk:index:Theme"}
-      spare: {$ref: "#/types/kiosk:index:Theme"}
-      poster: {$ref: "pulumi.json#/Asset"}
-      bundle: {$ref: "pulumi.json#/Archive"}
-      extra: {$ref: "pulumi.json#/Any"}
-      neighbour: {$ref: "#/resources/kiosk:index:Kiosk"}
-      token: {type: string, secret: true}
-      plain: {type: string}
-    requiredInputs: [name, screens, theme, token, plain]
-    properties:
-      url: {type: string}
-      count: {type: integer}
-      names: {type: array, items: {type: string}}
-      tags: {type: object, additionalProperties: {type: string}}
-      note: {type: string}
-      thingId: {type: string}
-      self: {$ref: "#/resources/kiosk:index:Kiosk"}
-      score: {type: number}
-    required: [url, count, names, tags, thingId, self, score]
-    methods:
-      name: kiosk:index:Kiosk/name
-      ring: kiosk:index:Kiosk/ring
-functions:
-  kiosk:index:Kiosk/name:
-    inputs:
-      properties:
-        __self__: {$ref: "#/resources/kiosk:index:Kiosk"}
-      required: [__self__]
-    outputs:
-      properties:
-        res: {type: string}
-      required: [res]
-  kiosk:index:Kiosk/ring:
-    inputs:
-      properties:
-        __self__: {$ref: "#/resources/kiosk:index:Kiosk"}
-        times: {type: integer}
-      required: [__self__, times]
-    outputs:
-      properties:
-        sound: {type: string}
-      required: [sound]
-`
+// kioskSchema is what the kiosk package's Go types make.
+//
+//go:embed testdata/kiosk.yaml
+var kioskSchema string
 
 // A resource of another package is a reference once WithResourceRef says
 // which; without it, the error names the field and the option.
