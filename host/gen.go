@@ -399,10 +399,9 @@ func (g *generator) property(where string, f typed.Field) (schema.Property, bool
 // resolve looks a tag's token up among this package's resources and types.
 func (g *generator) resolve(where string) func(string) string {
 	return func(tok string) string {
-		_, comp := g.p.components[tok]
 		_, res := g.p.resources[tok]
 		switch {
-		case comp || res:
+		case g.p.componentTokens()[tok] || res:
 			return "resource"
 		case strings.HasPrefix(tok, g.p.name+":"):
 			g.refs[tok] = where // checked once every type is known

@@ -1,11 +1,13 @@
 package gosdk_test
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/polyhost/polyhost/host"
@@ -144,6 +146,22 @@ func TestSDKResourceOfAnotherPackage(t *testing.T) {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("schema has no %q:\n%s", want, src)
 		}
+	}
+}
+
+type standArgs struct {
+	Kiosk property.Value `pulumi:"kiosk,type=kiosk:index:Kiosk"`
+}
+
+// A raw-path component's tag names a Go SDK component by its token.
+func TestTagNamesGoSDKComponent(t *testing.T) {
+	t.Parallel()
+	src, err := host.SchemaFromTypes("kiosk", nil, append(kioskOptions(),
+		host.WithComponent("kiosk:index:Stand", func(ctx context.Context, c *host.Component, args standArgs) (struct{}, error) {
+			return struct{}{}, nil
+		}))...)
+	if want := `kiosk: {$ref: "#/resources/kiosk:index:Kiosk"}`; err != nil || !strings.Contains(string(src), want) {
+		t.Errorf("schema %s (%v), want %s", src, err, want)
 	}
 }
 
