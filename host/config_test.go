@@ -1,36 +1,22 @@
 package host
 
 import (
+	_ "embed"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
+// configSchema declares variables of each kind.
+//
+//go:embed testdata/schemas/config.yaml
+var configSchema string
+
 // Stack config and the Node and Python SDKs send a non-string variable as
 // a string: a number, a JSON list or object, also through a $ref.
 func TestCheckConfigDecodesStrings(t *testing.T) {
 	t.Parallel()
-	p, err := New("test", WithSchema([]byte(`
-name: test
-config:
-  variables:
-    retries: {type: integer}
-    endpoint: {$ref: "#/types/test:index:Endpoint"}
-    tags: {type: object, additionalProperties: {type: string}}
-    zones: {type: array, items: {type: string}}
-    size: {$ref: "#/types/test:index:Size"}
-    token: {type: string, secret: true}
-    name: {type: string}
-types:
-  test:index:Endpoint:
-    type: object
-    properties:
-      host: {type: string}
-      port: {type: integer}
-  test:index:Size:
-    type: integer
-    enum: [{value: 1}, {value: 2}]
-`)))
+	p, err := New("test", WithSchema([]byte(configSchema)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,12 +41,16 @@
 //
 // The package schema comes from one of two places. Go-first: without
 // [WithSchema], [New] builds it from the Go types of the registrations (struct
-// tags `pulumi:"name,optional,secret,replaceOnChanges,type=T"`, named
-// structs as object types, [EnumValue] lists as enums; [WithTypedResource]
-// and [WithConfig] give custom resources and the configuration their
-// types), and [SchemaFromTypes] writes it; package schemagen adds the doc
-// comments as descriptions and an overlay, for a schema.yaml written by go
-// generate. Schema-first: with [WithSchema], New checks the Go types
+// tags `pulumi:"name,optional,secret,replaceOnChanges,type=T"`, embedded
+// structs' fields as their parent's, named structs as object types and
+// [EnumValue] lists as enums, of token <pkg>:index:<GoName> unless a
+// PulumiType() string method says another, [Ref] fields and host/gosdk
+// resource types as references to the resource of that Go type or the one
+// [WithResourceRef] names, host/gosdk's Input and Output types as their
+// values' types; [WithTypedResource] and [WithConfig] give custom
+// resources and the configuration their types), and [SchemaFromTypes]
+// writes it; package schemagen adds the doc comments as descriptions and
+// an overlay, for a schema.yaml written by go generate. Schema-first: with [WithSchema], New checks the Go types
 // against the schema and names every difference. [WithoutSchema] opts out
 // of both.
 //

@@ -14,6 +14,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"gopkg.in/yaml.v3"
 
+	"github.com/polyhost/polyhost/host/internal/hook"
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/host/schema"
 )
@@ -96,6 +97,15 @@ func (g *generator) fail(format string, args ...any) {
 	g.errs = append(g.errs, fmt.Sprintf(format, args...))
 }
 
+// ValueDocs is a [Docs] that also reads the doc comments of constants: an
+// enum value without an [EnumValue].Description gets that of the constant
+// declaring it.
+type ValueDocs interface {
+	// Value is the doc comment of the constant of named type t whose
+	// value is v.
+	Value(t reflect.Type, v any) string
+}
+
 type noDocs struct{}
 
 func (noDocs) Type(reflect.Type) string          { return "" }
@@ -137,7 +147,7 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 
 	resources := mapping()
 	for _, tok := range slices.Sorted(func(yield func(string) bool) {
-		for tok := range p.components {
+		for tok := range p.componentTokens() {
 			if !yield(tok) {
 				return
 			}
@@ -159,6 +169,11 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 		}
 		for tok := range p.methods {
 			if !yield(tok) {
+				return
+			}
+		}
+		for tok, h := range p.hooks {
+			if h.Call != nil && !yield(tok) {
 				return
 			}
 		}
@@ -195,7 +210,7 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 func (g *generator) resource(tok string) *yaml.Node {
 	r := mapping()
 	sh, typed := g.p.shapes[tok]
-	_, isComponent := g.p.components[tok]
+	isComponent := g.p.componentTokens()[tok]
 	if isComponent {
 		add(r, "isComponent", scalar(true))
 	}
@@ -224,7 +239,7 @@ func (g *generator) resource(tok string) *yaml.Node {
 	}
 	if isComponent {
 		methods := mapping()
-		for _, m := range slices.Sorted(maps.Keys(g.p.methods)) {
+		for _, m := range g.p.methodTokens() {
 			if comp, name, _ := strings.Cut(m, "/"); comp == tok {
 				add(methods, name, scalar(m))
 			}
@@ -242,12 +257,13 @@ func (g *generator) function(tok string) *yaml.Node {
 	f := mapping()
 	addText(f, "description", g.docs.Func(funcName(sh.fn)))
 	props, required := g.object(tok+" arguments", sh.args)
-	if _, isMethod := g.p.methods[tok]; isMethod {
+	isMethod := slices.Contains(g.p.methodTokens(), tok)
+	if isMethod {
 		comp, _, _ := strings.Cut(tok, "/")
-		if _, ok := g.p.components[comp]; !ok {
+		if !g.p.componentTokens()[comp] {
 			g.fail("%s: a method of %s, which is not a registered component", tok, comp)
 		}
-		self := propNode(schema.Property{Ref: "#/resources/" + comp})
+		self := propNode(schema.Property{Ref: localRef("resources", comp)})
 		props.Content = append([]*yaml.Node{scalar("__self__"), self}, props.Content...)
 		required = append([]string{"__self__"}, required...)
 	}
@@ -260,7 +276,7 @@ func (g *generator) function(tok string) *yaml.Node {
 		add(f, "inputs", in)
 	}
 	out := mapping()
-	if _, isMethod := g.p.methods[tok]; isMethod && !isStructType(sh.result) {
+	if isMethod && !isStructType(sh.result) {
 		// A method's single value travels under "res" (encodeResult).
 		p, ok := g.goType(fmt.Sprintf("%s result %s", tok, sh.result), sh.result)
 		if !ok {
@@ -281,9 +297,47 @@ func (g *generator) function(tok string) *yaml.Node {
 	return f
 }
 
+// isStructType reports whether a result of type t is returned field by
+// field: a struct with `pulumi` tags, not a property.Map or a type of the
+// Go SDK (pulumi.StringOutput, a resource).
 func isStructType(t reflect.Type) bool {
+	if _, ok := sdkOf(t); ok {
+		return false
+	}
+	if _, ok := typed.RefTarget(t); ok {
+		return false
+	}
 	_, ok, _ := typed.Fields(t)
 	return ok && elem(t) != mapType
+}
+
+// sdkOf says what a Go SDK type stands for (host/gosdk tells); ok is false
+// for other types, and for every type when gosdk is not linked in.
+func sdkOf(t reflect.Type) (hook.SDKType, bool) {
+	if hook.SDK == nil {
+		return hook.SDKType{}, false
+	}
+	return hook.SDK(t)
+}
+
+// optional reports whether field f is optional: tagged so, a pointer, or
+// a Go SDK type whose value is a pointer (pulumi.StringPtrInput). A Go SDK
+// resource is always a pointer: it is optional only when tagged so.
+func optional(f typed.Field) bool {
+	st, ok := sdkOf(f.Type)
+	switch {
+	case ok && st.Resource != nil:
+		return f.Tag.Optional
+	case ok && st.Elem != nil && st.Elem.Kind() == reflect.Pointer:
+		return true
+	}
+	return f.Optional
+}
+
+// localRef is the $ref of a resource or type of this package: a module's
+// "/" is written %2F, as Pulumi's tools write it.
+func localRef(section, tok string) string {
+	return "#/" + section + "/" + strings.ReplaceAll(tok, "/", "%2F")
 }
 
 // object describes the fields of struct t: its properties and the names of
@@ -310,9 +364,9 @@ func (g *generator) object(where string, t reflect.Type) (*yaml.Node, []string) 
 		if !ok {
 			continue
 		}
-		p.Description = g.docs.Field(elem(t), f.GoName)
+		p.Description = g.docs.Field(f.Owner, f.GoName)
 		add(props, f.Name, propNode(p))
-		if !f.Optional {
+		if !optional(f) {
 			required = append(required, f.Name)
 		}
 	}
@@ -345,10 +399,9 @@ func (g *generator) property(where string, f typed.Field) (schema.Property, bool
 // resolve looks a tag's token up among this package's resources and types.
 func (g *generator) resolve(where string) func(string) string {
 	return func(tok string) string {
-		_, comp := g.p.components[tok]
 		_, res := g.p.resources[tok]
 		switch {
-		case comp || res:
+		case g.p.componentTokens()[tok] || res:
 			return "resource"
 		case strings.HasPrefix(tok, g.p.name+":"):
 			g.refs[tok] = where // checked once every type is known
@@ -372,6 +425,18 @@ func fitsProperty(p schema.Property, t reflect.Type) bool {
 
 // goType is the schema type of Go type t.
 func (g *generator) goType(where string, t reflect.Type) (schema.Property, bool) {
+	if st, ok := sdkOf(t); ok {
+		switch {
+		case st.Resource != nil:
+			return g.resourceRef(where, st.Resource)
+		case st.Builtin != "":
+			return schema.Property{Ref: builtinRefs[st.Builtin]}, true
+		}
+		return g.goType(where, st.Elem)
+	}
+	if target, ok := typed.RefTarget(t); ok {
+		return g.resourceRef(where, target)
+	}
 	t = elem(t)
 	switch {
 	case t == valueType:
@@ -387,7 +452,7 @@ func (g *generator) goType(where string, t reflect.Type) (schema.Property, bool)
 	}
 	if vals, ok := enumValues(t); ok {
 		tok, ok := g.enum(where, t, vals)
-		return schema.Property{Ref: "#/types/" + tok}, ok
+		return schema.Property{Ref: localRef("types", tok)}, ok
 	}
 	switch k := t.Kind(); {
 	case k == reflect.String:
@@ -406,7 +471,7 @@ func (g *generator) goType(where string, t reflect.Type) (schema.Property, bool)
 		return schema.Property{Type: "object", AdditionalProperties: &elem}, ok
 	case k == reflect.Struct && t.Name() != "":
 		tok, ok := g.objectType(where, t)
-		return schema.Property{Ref: "#/types/" + tok}, ok
+		return schema.Property{Ref: localRef("types", tok)}, ok
 	case k == reflect.Struct:
 		g.fail("%s: an anonymous struct has no name for its schema type; declare it as a named type", where)
 	default:
@@ -422,6 +487,16 @@ func (g *generator) typeToken(where string, t reflect.Type) (string, bool) {
 		return tok, true
 	}
 	tok := g.p.name + ":index:" + t.Name()
+	if declared, ok, err := declaredToken(t); err != nil {
+		g.fail("%s: %v", where, err)
+		return tok, false
+	} else if ok {
+		if err := checkTypeToken(g.p.name, declared); err != nil {
+			g.fail("%s: %s.PulumiType() says %q: %v", where, t, declared, err)
+			return tok, false
+		}
+		tok = declared
+	}
 	if other, ok := g.byTok[tok]; ok {
 		g.fail("%s: Go types %s.%s and %s.%s would both be the schema type %s; rename one", where,
 			other.PkgPath(), other.Name(), t.PkgPath(), t.Name(), tok)
@@ -429,6 +504,38 @@ func (g *generator) typeToken(where string, t reflect.Type) (string, bool) {
 	}
 	g.byTok[tok], g.named[t] = t, tok
 	return tok, true
+}
+
+// declaredToken is the token a named type declares with a method
+//
+//	func (T) PulumiType() string
+//
+// ok is false for a type that declares none.
+func declaredToken(t reflect.Type) (tok string, ok bool, err error) {
+	m, has := t.MethodByName("PulumiType")
+	if !has {
+		if _, onPtr := reflect.PointerTo(t).MethodByName("PulumiType"); onPtr {
+			return "", false, fmt.Errorf("%s declares PulumiType on *%s: declare it on %s (a value receiver)", t, t.Name(), t.Name())
+		}
+		return "", false, nil
+	}
+	if m.Type.NumIn() != 1 || m.Type.NumOut() != 1 || m.Type.Out(0).Kind() != reflect.String {
+		return "", false, fmt.Errorf("%s.PulumiType must be func() string, is %s", t, m.Type)
+	}
+	return reflect.Zero(t).Method(m.Index).Call(nil)[0].String(), true, nil
+}
+
+// checkTypeToken refuses a declared type token that is not of package pkg
+// or not of the form pkg:module:Name.
+func checkTypeToken(pkg, tok string) error {
+	parts := strings.Split(tok, ":")
+	switch {
+	case len(parts) != 3 || !tokenLike.MatchString(tok) || parts[1] == "":
+		return fmt.Errorf("want a token of the form %s:module:Name", pkg)
+	case parts[0] != pkg:
+		return fmt.Errorf("the token's package is %q, but the package is %q", parts[0], pkg)
+	}
+	return nil
 }
 
 // objectType describes named struct t under #/types.
@@ -482,6 +589,9 @@ func (g *generator) enum(where string, t reflect.Type, vals []anyEnumValue) (str
 			add(e, "name", scalar(name))
 		}
 		add(e, "value", scalar(plainValue(reflect.ValueOf(value))))
+		if vd, ok := g.docs.(ValueDocs); ok && desc == "" {
+			desc = vd.Value(t, plainValue(reflect.ValueOf(value)))
+		}
 		addText(e, "description", desc)
 		list.Content = append(list.Content, e)
 	}
@@ -635,3 +745,13 @@ var (
 	mapType   = reflect.TypeFor[property.Map]()
 	refType   = reflect.TypeFor[property.ResourceReference]()
 )
+
+// resourceRef is a reference to the resource whose Go type is t.
+func (g *generator) resourceRef(where string, t reflect.Type) (schema.Property, bool) {
+	ref, err := g.p.resourceOfType(t)
+	if err != nil {
+		g.fail("%s: %v", where, err)
+		return schema.Property{}, false
+	}
+	return schema.Property{Ref: ref}, true
+}

@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -131,97 +132,10 @@ func TestSchemaFromTypes(t *testing.T) {
 	}
 }
 
-const shopSchema = `
-name: shop
-version: 1.2.3
-config:
-  variables:
-    region: {type: string}
-    token: {type: string, secret: true}
-  defaults: [token]
-provider:
-  inputProperties:
-    region: {type: string}
-    token: {type: string, secret: true}
-  requiredInputs: [token]
-types:
-  shop:index:Address:
-    type: object
-    properties:
-      street: {type: string}
-      floor: {type: integer}
-      next: {$ref: "#/types/shop:index:Address"}
-    required: [street]
-  shop:index:Priority:
-    type: integer
-    enum:
-      - {name: Low, value: 1}
-      - {name: High, value: 2}
-  shop:index:Size:
-    type: string
-    enum:
-      - {name: Small, value: small}
-      - {name: Large, value: large, description: The big one.}
-resources:
-  shop:index:Store:
-    isComponent: true
-    inputProperties:
-      name: {type: string, replaceOnChanges: true}
-      size: {$ref: "#/types/shop:index:Size"}
-      tags: {type: object, additionalProperties: {type: string}}
-      address: {$ref: "#/types/shop:index:Address"}
-      branches: {type: array, items: {$ref: "#/types/shop:index:Address"}}
-      motto: {type: string}
-      key: {type: string, secret: true}
-      extra: {$ref: "pulumi.json#/Any"}
-    requiredInputs: [name, address, key]
-    properties:
-      url: {type: string}
-      till: {$ref: "#/resources/shop:index:Till"}
-      counts: {type: object, additionalProperties: {type: array, items: {type: integer}}}
-    required: [url, till, counts]
-    methods:
-      describe: shop:index:Store/describe
-      open: shop:index:Store/open
-  shop:index:Till:
-    inputProperties:
-      store: {type: string}
-      priority: {$ref: "#/types/shop:index:Priority"}
-    requiredInputs: [store]
-    properties:
-      tillId: {type: string}
-      pin: {type: string, secret: true}
-    required: [tillId, pin]
-functions:
-  shop:index:Store/describe:
-    inputs:
-      properties:
-        __self__: {$ref: "#/resources/shop:index:Store"}
-      required: [__self__]
-    outputs:
-      properties:
-        text: {type: string}
-      required: [text]
-  shop:index:Store/open:
-    inputs:
-      properties:
-        __self__: {$ref: "#/resources/shop:index:Store"}
-        hour: {type: integer}
-      required: [__self__, hour]
-    outputs:
-      properties:
-        res: {type: string}
-      required: [res]
-  shop:index:lookup:
-    inputs:
-      properties:
-        key: {type: string}
-      required: [key]
-    outputs:
-      properties:
-        value: {$ref: "pulumi.json#/Json"}
-      required: [value]
-`
+// shopSchema is what the shop package's Go types make.
+//
+//go:embed testdata/schemas/shop.yaml
+var shopSchema string
 
 // docsOf describes every Go thing by its name, to see where each goes.
 type docsOf struct{}
@@ -389,5 +303,99 @@ func TestNewNamesEachDifferenceFromTheSchema(t *testing.T) {
 	configuration: field host_test.ShopConfig.Token is string, but variable "token" is an integer in the schema`
 	if err == nil || err.Error() != want {
 		t.Errorf("New = %v\nwant %s", err, want)
+	}
+}
+
+// The meter package names its types' tokens: an enum and an object type
+// in modules of their own.
+
+type Gauge int
+
+func (Gauge) Values() []host.EnumValue[Gauge] {
+	return []host.EnumValue[Gauge]{{Name: "Fine", Value: 1}, {Name: "Coarse", Value: 2}}
+}
+
+func (Gauge) PulumiType() string { return "meter:units:Gauge" }
+
+type Reading struct {
+	Value float64 `pulumi:"value"`
+	Gauge Gauge   `pulumi:"gauge"`
+}
+
+func (Reading) PulumiType() string { return "meter:data/sample:Reading" }
+
+type MeterArgs struct {
+	Last    Reading   `pulumi:"last"`
+	History []Reading `pulumi:"history,optional"`
+}
+
+func meterOptions(extra ...host.Option) []host.Option {
+	return append([]host.Option{host.WithComponent("meter:index:Meter", func(ctx context.Context, c *host.Component, args MeterArgs) (struct{}, error) {
+		return struct{}{}, nil
+	})}, extra...)
+}
+
+// A type that declares its token with PulumiType gets it, module and all;
+// refs write the module's "/" as %2F.
+func TestDeclaredTypeTokens(t *testing.T) {
+	t.Parallel()
+	src, err := host.SchemaFromTypes("meter", nil, meterOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"\n  meter:data/sample:Reading:\n    type: object\n",
+		"\n  meter:units:Gauge:\n    type: integer\n",
+		`gauge: {$ref: "#/types/meter:units:Gauge"}`,
+		`last: {$ref: "#/types/meter:data%2Fsample:Reading"}`,
+		`history: {type: array, items: {$ref: "#/types/meter:data%2Fsample:Reading"}}`,
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("schema lacks %q:\n%s", want, src)
+		}
+	}
+	if _, err := host.New("meter", meterOptions()...); err != nil {
+		t.Errorf("Go-first: %v", err)
+	}
+}
+
+type otherPkg struct{}
+
+func (otherPkg) PulumiType() string { return "shop:index:Other" }
+
+type noModule struct{}
+
+func (noModule) PulumiType() string { return "Thing" }
+
+type onPointer struct{}
+
+func (*onPointer) PulumiType() string { return "meter:index:OnPointer" }
+
+type badSig struct{}
+
+func (badSig) PulumiType(int) string { return "" }
+
+// A declared token of another package, or not a token, is refused,
+// naming the Go type and the field.
+func TestDeclaredTypeTokensRefused(t *testing.T) {
+	t.Parallel()
+	type args struct {
+		A otherPkg  `pulumi:"a"`
+		B noModule  `pulumi:"b"`
+		C onPointer `pulumi:"c"`
+		D badSig    `pulumi:"d"`
+	}
+	_, err := host.SchemaFromTypes("meter", nil, host.WithComponent("meter:index:Meter", func(ctx context.Context, c *host.Component, a args) (struct{}, error) {
+		return struct{}{}, nil
+	}))
+	for _, want := range []string{
+		`field host_test.args.A: host_test.otherPkg.PulumiType() says "shop:index:Other": the token's package is "shop", but the package is "meter"`,
+		`field host_test.args.B: host_test.noModule.PulumiType() says "Thing": want a token of the form meter:module:Name`,
+		`field host_test.args.C: host_test.onPointer declares PulumiType on *onPointer: declare it on onPointer (a value receiver)`,
+		`field host_test.args.D: host_test.badSig.PulumiType must be func() string`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error = %v\nwant %q", err, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -126,9 +127,9 @@ func typeExpr(expr string, resolve func(token string) string) (schema.Property, 
 	case tokenLike.MatchString(expr):
 		switch resolve(expr) {
 		case "resource":
-			return schema.Property{Ref: "#/resources/" + expr}, nil
+			return schema.Property{Ref: localRef("resources", expr)}, nil
 		case "type":
-			return schema.Property{Ref: "#/types/" + expr}, nil
+			return schema.Property{Ref: localRef("types", expr)}, nil
 		}
 		return schema.Property{}, fmt.Errorf("type=%s names no resource or type of this package (one of another package needs its $ref: /pkg/vX.Y.Z/schema.json#/resources/<token>)", expr)
 	}
@@ -140,3 +141,65 @@ var (
 		"asset": "pulumi.json#/Asset", "archive": "pulumi.json#/Archive"}
 	tokenLike = regexp.MustCompile(`^[^:\s]+:[^:\s]*:[^:\s]+$`)
 )
+
+// Ref is a reference to a resource whose Go type is T, with its secret,
+// unknown and dependency markers (an unknown in a preview): a field of type
+// Ref[T] is, in the schema, a reference to the resource this provider
+// registers with that Go type (a custom resource's [Resource] or its state
+// given to [WithTypedResource], a component's outputs struct, a host/gosdk
+// component's type) or that [WithResourceRef] names. A field of type
+// property.Value with the tag option type=<token> says the same.
+type Ref[T any] = typed.Ref[T]
+
+// WithResourceRef says that a field of Go type T (*T, [Ref][T], or for
+// host/gosdk an Output of *T) is a reference to the resource ref names: a
+// token of this package, or another package's $ref,
+// "/sitekit/v0.1.0/schema.json#/resources/sitekit:index:Site".
+func WithResourceRef[T any](ref string) Option {
+	return func(p *Provider) error {
+		t := elem(reflect.TypeFor[T]())
+		if !tokenLike.MatchString(ref) && !strings.Contains(ref, "#/resources/") {
+			return fmt.Errorf("WithResourceRef[%s](%q): want a resource token or a $ref to one (/pkg/vX.Y.Z/schema.json#/resources/<token>)", t, ref)
+		}
+		if old, ok := p.refTypes[t]; ok && old != ref {
+			return fmt.Errorf("WithResourceRef[%s]: given twice, %q and %q", t, old, ref)
+		}
+		p.refTypes[t] = ref
+		return nil
+	}
+}
+
+// resourceOfType is the $ref of the resource whose Go type is t.
+func (p *Provider) resourceOfType(t reflect.Type) (string, error) {
+	t = elem(t)
+	if ref, ok := p.refTypes[t]; ok {
+		if strings.Contains(ref, "#") {
+			return ref, nil
+		}
+		if !p.componentTokens()[ref] && p.resources[ref] == nil {
+			return "", fmt.Errorf("WithResourceRef[%s] names %s, which this provider does not register (another package's resource needs its $ref: /pkg/vX.Y.Z/schema.json#/resources/<token>)", t, ref)
+		}
+		return localRef("resources", ref), nil
+	}
+	var toks []string
+	for tok := range p.componentTokens() {
+		if sh, ok := p.shapes[tok]; ok && sh.result != nil && elem(sh.result) == t {
+			toks = append(toks, tok)
+		}
+	}
+	for tok, r := range p.resources {
+		sh, ok := p.shapes[tok]
+		if r != nil && elem(reflect.TypeOf(r)) == t || ok && sh.result != nil && elem(sh.result) == t {
+			toks = append(toks, tok)
+		}
+	}
+	slices.Sort(toks)
+	switch len(toks) {
+	case 0:
+		return "", fmt.Errorf("%s is the Go type of no component or resource this provider registers; "+
+			"for another package's resource say which with host.WithResourceRef[%s](\"/pkg/vX.Y.Z/schema.json#/resources/<token>\")", t, t)
+	case 1:
+		return localRef("resources", toks[0]), nil
+	}
+	return "", fmt.Errorf("%s is the Go type of %s: say which with the tag option type=<token>", t, strings.Join(toks, " and "))
+}

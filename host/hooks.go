@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -29,6 +31,9 @@ func (p *Provider) addHook(token string, h hook.Handler) error {
 		return fmt.Errorf("method token %q must have the form pkg:module:Type/method", token)
 	}
 	p.hooks[token] = h
+	if h.Args != nil {
+		p.shapes[token] = shape{args: h.Args, result: h.Result, fn: h.Fn}
+	}
 	return nil
 }
 
@@ -51,6 +56,18 @@ func (p *Provider) componentTokens() map[string]bool {
 			out[t] = true
 		}
 	}
+	return out
+}
+
+// methodTokens are the methods served, sorted.
+func (p *Provider) methodTokens() []string {
+	out := slices.Collect(maps.Keys(p.methods))
+	for t, h := range p.hooks {
+		if h.Call != nil {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 

@@ -3,6 +3,7 @@ package host_test
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"maps"
@@ -29,63 +30,10 @@ import (
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
-const schemaYAML = `
-name: test
-config:
-  variables:
-    region: {type: string, default: here}
-    location: {type: string, replaceOnChanges: true}
-    token: {type: string, secret: true}
-    retries: {type: integer, minimum: 0}
-resources:
-  test:index:Comp:
-    isComponent: true
-    inputProperties:
-      greeting: {type: string}
-    requiredInputs: [greeting]
-    properties:
-      shout: {type: string}
-    methods:
-      greet: test:index:Comp/greet
-  test:index:Greeter:
-    isComponent: true
-    inputProperties:
-      mode: {type: string}
-    properties:
-      message: {type: string}
-      size: {type: integer}
-    required: [message, size]
-  test:index:Vault:
-    isComponent: true
-    inputProperties:
-      password: {type: string}
-    requiredInputs: [password]
-    properties:
-      shout: {type: string}
-      echo: {type: string}
-      greeting: {type: string}
-      count: {type: integer}
-  test:index:Thing:
-    inputProperties:
-      size: {type: integer}
-  test:index:Mirror:
-    isComponent: true
-    inputProperties:
-      source: {$ref: "#/resources/test:index:Comp"}
-    requiredInputs: [source]
-    properties:
-      sourceShout: {type: string}
-functions:
-  test:index:Comp/greet:
-    inputs:
-      properties:
-        __self__: {$ref: "#/resources/test:index:Comp"}
-        name: {type: string}
-      required: [__self__, name]
-    outputs:
-      properties:
-        res: {type: string}
-`
+// schemaYAML is the test package, a schema-first one.
+//
+//go:embed testdata/schemas/test.yaml
+var schemaYAML string
 
 type compArgs struct {
 	Greeting string `pulumi:"greeting"`
@@ -1026,6 +974,11 @@ func TestOutputCheckHidesPlainFieldSecrets(t *testing.T) {
 	}
 }
 
+// escapedNames are names the generators escape.
+//
+//go:embed testdata/schemas/escaped-names.yaml
+var escapedNames []byte
+
 // New refuses a schema whose names Pulumi's SDK generators turn into code
 // that does not compile, naming each token, the language and why: a resource
 // named Object is a TypeScript class Object (TS2725), a function named delete
@@ -1056,10 +1009,7 @@ functions: {sitekit:index:delete: {outputs: {properties: {ok: {type: boolean}}}}
 
 	// What the generators escape is fine: a module or property class is
 	// _class in TypeScript and class_ in Python, a property type is Type in Go.
-	if _, err := host.New("sitekit", host.WithSchema([]byte(`
-name: sitekit
-resources: {sitekit:class:BucketObject: {properties: {class: {type: string}, type: {type: string}}}}
-`))); err != nil {
+	if _, err := host.New("sitekit", host.WithSchema(escapedNames)); err != nil {
 		t.Errorf("New = %v, want the schema accepted", err)
 	}
 }

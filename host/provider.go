@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -30,6 +31,7 @@ type Provider struct {
 	shapes       map[string]shape        // Go types per component, method, function and typed resource token
 	configShape  *shape                  // the configuration's Go type, from WithConfig
 	hooks        map[string]hook.Handler // tokens served with the Go SDK (host/gosdk)
+	refTypes     map[reflect.Type]string // WithResourceRef: Go types of resources, to their token or $ref
 	onConfigure  ConfigureFunc
 	parameterize ParameterizeFunc  // WithParameterize
 	param        *parameterization // set on the provider Parameterize chose
@@ -56,6 +58,7 @@ func newProvider(name string) *Provider {
 		functions:  map[string]function{},
 		shapes:     map[string]shape{},
 		hooks:      map[string]hook.Handler{},
+		refTypes:   map[reflect.Type]string{},
 		maxProcs:   defaultMaxProcs,
 		monitors:   monitorclient.NewPool(),
 	}
@@ -87,11 +90,6 @@ func New(name string, opts ...Option) (*Provider, error) {
 		}
 	}
 	fromTypes := p.schema == nil && !p.noSchema
-	if fromTypes && len(p.hooks) > 0 {
-		// The Go SDK's Input and Output types are not read into a schema yet.
-		return nil, fmt.Errorf("provider %s: %s is served with host/gosdk, whose types cannot make a schema yet; give the schema with host.WithSchema",
-			name, slices.Sorted(maps.Keys(p.hooks))[0])
-	}
 	if fromTypes {
 		s, err := p.loadFromTypes()
 		if err != nil {

@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	_ "embed"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -13,23 +14,10 @@ import (
 	"github.com/polyhost/polyhost/host"
 )
 
-const readSchemaYAML = `
-name: rd
-resources:
-  rd:index:Document:
-    inputProperties:
-      title: {type: string}
-      content: {type: string}
-      meta: {type: object, additionalProperties: {type: string}}
-      password: {type: string, secret: true}
-    properties:
-      title: {type: string}
-      content: {type: string}
-      meta: {type: object, additionalProperties: {type: string}}
-      password: {type: string, secret: true}
-      etag: {type: string}
-      token: {type: string}
-`
+// readSchemaYAML is the rd package, for Read.
+//
+//go:embed testdata/schemas/read.yaml
+var readSchemaYAML string
 
 // plainDoc answers every Read with plain values, as a backend reading
 // live state does. With exact set it says it marks its own secrets.

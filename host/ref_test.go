@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	_ "embed"
 	"strings"
 	"testing"
 
@@ -15,42 +16,21 @@ import (
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 
-// refSchema has tokens with modules; IN, OUT, ARG and RES are the specs of
-// a component's input and output and a method's argument and result.
-const refSchema = `
-name: test
-version: 1.0.0
-types:
-  test:mod/sub:Kind:
-    type: string
-    enum: [{value: a}, {value: b}]
-  test:mod/sub:Point:
-    type: object
-    properties:
-      x: {type: integer}
-    required: [x]
-resources:
-  test:mod/sub:Thing:
-    inputProperties:
-      size: {type: integer}
-  test:index:Holder:
-    isComponent: true
-    inputProperties:
-      in: IN
-    properties:
-      out: OUT
-    methods:
-      echo: test:index:Holder/echo
-functions:
-  test:index:Holder/echo:
-    inputs:
-      properties:
-        __self__: {$ref: "#/resources/test:index:Holder"}
-        arg: ARG
-    outputs:
-      properties:
-        res: RES
-`
+// refSchema has tokens with modules; the specs of a component's input and
+// output and a method's argument and result are marked # IN, # OUT, # ARG
+// and # RES, for withSpecs.
+//
+//go:embed testdata/schemas/ref.yaml
+var refSchema string
+
+// withSpecs is refSchema with the specs marked by the keys of specs.
+func withSpecs(specs map[string]string) string {
+	src := refSchema
+	for mark, spec := range specs {
+		src = strings.Replace(src, `{$ref: "pulumi.json#/Any"} # `+mark+"\n", spec+"\n", 1)
+	}
+	return src
+}
 
 // A $ref written as Pulumi's tools write it, with a module's "/" as "%2F",
 // is resolved to the unescaped token wherever it is used: a value of that
@@ -83,14 +63,7 @@ func TestEscapedRefs(t *testing.T) {
 		for _, r := range refs {
 			t.Run(where+" "+r.name, func(t *testing.T) {
 				t.Parallel()
-				src := refSchema
-				for _, w := range []string{"IN", "OUT", "ARG", "RES"} {
-					spec := `{$ref: "pulumi.json#/Any"}`
-					if w == where {
-						spec = `{$ref: "` + r.ref + `"}`
-					}
-					src = strings.Replace(src, ": "+w+"\n", ": "+spec+"\n", 1)
-				}
+				src := withSpecs(map[string]string{where: `{$ref: "` + r.ref + `"}`})
 				mon := hosttest.Start(t)
 				client := serve(t, mon.Addr(), host.WithSchema([]byte(src)),
 					host.WithComponent("test:index:Holder", func(ctx context.Context, c *host.Component, args property.Map) (property.Map, error) {
@@ -166,8 +139,8 @@ type kindArgs struct {
 // strings does not fit an int field.
 func TestShapesResolveEscapedRefs(t *testing.T) {
 	t.Parallel()
-	src := strings.NewReplacer(": IN\n", `: {$ref: "#/types/test:mod%2Fsub:Kind"}`+"\n",
-		": OUT\n", ": {type: string}\n", ": ARG\n", ": {type: string}\n", ": RES\n", ": {type: string}\n").Replace(refSchema)
+	src := withSpecs(map[string]string{"IN": `{$ref: "#/types/test:mod%2Fsub:Kind"}`,
+		"OUT": "{type: string}", "ARG": "{type: string}", "RES": "{type: string}"})
 	_, err := host.New("test", host.WithSchema([]byte(src)), host.WithComponent("test:index:Holder",
 		func(ctx context.Context, c *host.Component, args kindArgs) (property.Map, error) {
 			return property.Map{}, nil

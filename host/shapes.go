@@ -82,6 +82,9 @@ func (c *shapeChecker) shape(tok string, sh shape) {
 		return
 	}
 	c.fields(tok, "input %q", deref(ins), sh.args, true)
+	if _, isFn := c.p.schema.Function(tok); isFn && !isStructType(sh.result) {
+		return // a single result, under "res"
+	}
 	c.fields(tok, "output %q", deref(outs), sh.result, false)
 }
 
@@ -118,7 +121,7 @@ func (c *shapeChecker) fields(tok, whatf string, obj schema.Object, t reflect.Ty
 		}
 		required := slices.Contains(obj.Required, f.Name)
 		switch {
-		case isInput && !f.Optional && !required:
+		case isInput && !optional(f) && !required:
 			c.diff(tok, "%s is optional in the schema, so field %s.%s needs the tag `pulumi:\"%s,optional\"`",
 				what, st, f.GoName, f.Name)
 		case !isInput && f.Tag.Optional && required:
@@ -140,7 +143,7 @@ func (c *shapeChecker) fields(tok, whatf string, obj schema.Object, t reflect.Ty
 			continue
 		}
 		if !c.match(tok, f.Type, sp) {
-			c.diff(tok, "field %s.%s is %s, but %s is %s in the schema", st, f.GoName, f.Type, what, c.describe(sp))
+			c.diff(tok, "field %s.%s is %s, but %s is %s in the schema", st, f.GoName, goTypeName(f.Type), what, c.describe(sp))
 		}
 	}
 	if isInput {
@@ -178,8 +181,22 @@ func (c *shapeChecker) target(sp schema.Property) schema.RefTarget {
 // type sp names, an enum with its values; those differences are reported
 // on their own.
 func (c *shapeChecker) match(tok string, t reflect.Type, sp schema.Property) bool {
-	t = elem(t)
 	target := c.target(sp)
+	if st, ok := sdkOf(t); ok {
+		switch {
+		case st.Resource != nil:
+			return c.sameResource(st.Resource, target)
+		case st.Builtin == "any":
+			return true
+		case st.Builtin != "":
+			return target.Kind == st.Builtin || target.Kind == "any"
+		}
+		return c.match(tok, st.Elem, sp)
+	}
+	if rt, ok := typed.RefTarget(t); ok {
+		return c.sameResource(rt, target)
+	}
+	t = elem(t)
 	switch {
 	case t == valueType || t.Kind() == reflect.Interface || target.Kind == "any":
 		return true
@@ -215,6 +232,21 @@ func (c *shapeChecker) match(tok string, t reflect.Type, sp schema.Property) boo
 		return sp.Type == "object" && target.Kind == ""
 	}
 	return fits(c.p.schema.TypeOf(sp), t)
+}
+
+// sameResource reports whether target is a reference to the resource of
+// Go type t, or to any resource when t is of no resource the provider
+// knows.
+func (c *shapeChecker) sameResource(t reflect.Type, target schema.RefTarget) bool {
+	if target.Kind != "resource" {
+		return false
+	}
+	ref, err := c.p.resourceOfType(t)
+	if err != nil {
+		return true
+	}
+	rt, err := c.p.schema.RefTarget(ref)
+	return err == nil && rt.Token == target.Token
 }
 
 // enum compares the values Go enum t declares with schema enum typ's.
@@ -313,6 +345,15 @@ func fits(typ string, t reflect.Type) bool {
 		return k == reflect.Map || k == reflect.Struct // property.Map too
 	}
 	return true
+}
+
+// goTypeName is t as its author writes it: host.Ref[T] rather than the
+// internal type it aliases.
+func goTypeName(t reflect.Type) string {
+	if target, ok := typed.RefTarget(t); ok {
+		return "host.Ref[" + target.String() + "]"
+	}
+	return t.String()
 }
 
 // elem is t without pointers.

@@ -5,6 +5,14 @@
 // SDK has them. It is for component authors; start with [Component] and
 // [Method], options of host.New and host.Main beside host.WithComponent.
 //
+// The schema is built from the Go types as for the raw path (or checked
+// against them): an Input or Output field stands for its value's type
+// (pulumi.StringInput a string, pulumi.StringMapInput a map of strings), a
+// Ptr one is optional, a struct of Inputs is an object type, a resource
+// type (*Site, SiteOutput) a reference to the component registered with
+// that type or named by host.WithResourceRef, and a method's single Output
+// its "res".
+//
 // The host checks inputs and outputs against the schema and turns a
 // panicking call into an error, as for the raw path; the SDK's
 // provider.Construct and provider.Call run the code and record its outputs

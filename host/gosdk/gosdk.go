@@ -32,7 +32,10 @@ func Component[A any, C pulumi.ComponentResource](token string, fn ComponentFunc
 		if err := checkArgsType[A](token); err != nil {
 			return err
 		}
-		return hook.Register(p, token, hook.Handler{Construct: func(ctx context.Context, engineAddr string, inputs property.Map, req *pulumirpc.ConstructRequest) (*pulumirpc.ConstructResponse, error) {
+		if err := noEmbedded(token, reflect.TypeFor[A](), reflect.TypeFor[C]()); err != nil {
+			return err
+		}
+		return hook.Register(p, token, hook.Handler{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[C](), Fn: fn, Construct: func(ctx context.Context, engineAddr string, inputs property.Map, req *pulumirpc.ConstructRequest) (*pulumirpc.ConstructResponse, error) {
 			if err := keepsSecrets[A](inputs); err != nil {
 				return nil, err
 			}
@@ -78,8 +81,11 @@ func Method[C pulumi.ComponentResource, A, R any](token string, fn MethodFunc[C,
 		if reflect.TypeFor[C]().Kind() != reflect.Pointer || reflect.TypeFor[C]().Elem().Kind() != reflect.Struct {
 			return fmt.Errorf("method %s: the component type %s must be a pointer to a struct", token, reflect.TypeFor[C]())
 		}
+		if err := noEmbedded(token, reflect.TypeFor[A](), reflect.TypeFor[R]()); err != nil {
+			return err
+		}
 		typ, _, _ := strings.Cut(token, "/")
-		return hook.Register(p, token, hook.Handler{Call: func(ctx context.Context, engineAddr string, args property.Map, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error) {
+		return hook.Register(p, token, hook.Handler{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[R](), Fn: fn, Call: func(ctx context.Context, engineAddr string, args property.Map, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error) {
 			self, ok := selfURN(args)
 			if !ok {
 				return failure("__self__", "must be a reference to the component the method is called on"), nil
@@ -157,6 +163,73 @@ func checkArgsType[A any](token string) error {
 		return fmt.Errorf("%s: the arguments %s must be a struct or a pointer to one", token, reflect.TypeFor[A]())
 	}
 	return nil
+}
+
+// noEmbedded refuses a struct, among ts and the structs their fields hold,
+// that embeds a struct with `pulumi` tags: the Go SDK reads and writes only
+// a struct's own fields, so the embedded ones would be in the schema but
+// never set.
+func noEmbedded(token string, ts ...reflect.Type) error {
+	seen := map[reflect.Type]bool{}
+	var fields func(t reflect.Type) error
+	// value checks the struct a value of type t holds, if any.
+	value := func(t reflect.Type) error {
+		if st, ok := sdkType(t); ok {
+			if st.Elem == nil {
+				return nil // a resource or a builtin
+			}
+			t = st.Elem
+		}
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map || t.Kind() == reflect.Array {
+			t = t.Elem()
+		}
+		return fields(t)
+	}
+	fields = func(t reflect.Type) error {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] || t.PkgPath() == sdkPkg {
+			return nil
+		}
+		seen[t] = true
+		for i := range t.NumField() {
+			f := t.Field(i)
+			_, tagged := f.Tag.Lookup("pulumi")
+			et := f.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			switch {
+			case tagged:
+				if err := value(f.Type); err != nil {
+					return err
+				}
+			case f.Anonymous && et.Kind() == reflect.Struct && et.PkgPath() != sdkPkg && hasTagged(et):
+				return fmt.Errorf("%s: %s embeds %s, whose fields the Go SDK neither reads nor writes; make it a field with a `pulumi` tag", token, t, et)
+			}
+		}
+		return nil
+	}
+	for _, t := range ts {
+		if err := fields(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sdkPkg is the Go SDK's package: its structs (pulumi.ResourceState) are
+// no properties.
+var sdkPkg = reflect.TypeFor[pulumi.String]().PkgPath()
+
+func hasTagged(t reflect.Type) bool {
+	for i := range t.NumField() {
+		if _, ok := t.Field(i).Tag.Lookup("pulumi"); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // copyArgs fills a new A with copyTo, which takes a pointer to a struct.

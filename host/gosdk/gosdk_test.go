@@ -2,6 +2,7 @@ package gosdk_test
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"strings"
 	"testing"
@@ -17,45 +18,14 @@ import (
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 
-const schemaYAML = `
-name: test
-resources:
-  test:index:Greeter:
-    isComponent: true
-    inputProperties:
-      name: {type: string}
-      prefix: {type: string}
-    requiredInputs: [name]
-    properties:
-      greeting: {type: string}
-      thingId: {type: string}
-    methods:
-      greet: test:index:Greeter/greet
-  test:index:Raw:
-    isComponent: true
-    inputProperties:
-      name: {type: string}
-    requiredInputs: [name]
-    properties:
-      greeting: {type: string}
-  test:index:Thing:
-    inputProperties:
-      text: {type: string}
-functions:
-  test:index:Greeter/greet:
-    inputs:
-      properties:
-        __self__: {$ref: "#/resources/test:index:Greeter"}
-        punctuation: {type: string}
-      required: [__self__, punctuation]
-    outputs:
-      properties:
-        res: {type: string}
-`
+// schemaYAML is the test package of Greeter, schema-first.
+//
+//go:embed testdata/greeter.yaml
+var schemaYAML string
 
 type GreeterArgs struct {
 	Name   pulumi.StringInput `pulumi:"name"`
-	Prefix string             `pulumi:"prefix"` // plain: no room for a secret
+	Prefix string             `pulumi:"prefix,optional"` // plain: no room for a secret
 }
 
 type Greeter struct {
@@ -100,6 +70,12 @@ func greet(ctx *pulumi.Context, self *Greeter, args greetArgs) (pulumi.StringOut
 	return pulumi.Sprintf("%s%s", self.Greeting, args.Punctuation), nil
 }
 
+// embeddingArgs embed GreeterArgs, which the Go SDK would not fill.
+type embeddingArgs struct {
+	GreeterArgs
+	Extra string `pulumi:"extra,optional"`
+}
+
 type rawArgs struct {
 	Name string `pulumi:"name"`
 }
@@ -112,7 +88,7 @@ type rawOut struct {
 // plugin, attached to mon's engine.
 func provider(t *testing.T, mon *hosttest.Monitor) pulumirpc.ResourceProviderServer {
 	t.Helper()
-	p, err := host.New("test", host.WithSchema([]byte(schemaYAML)),
+	p, err := host.New("test", // the schema is built from the Go types
 		gosdk.Component("test:index:Greeter", NewGreeter),
 		gosdk.Method("test:index:Greeter/greet", greet),
 		host.WithComponent("test:index:Raw", func(ctx context.Context, c *host.Component, args rawArgs) (rawOut, error) {
@@ -312,6 +288,9 @@ func TestRegistrationErrors(t *testing.T) {
 		{"twice", gosdk.Component("test:index:Raw", NewGreeter), "registered twice"},
 		{"not a method token", gosdk.Method("test:index:Greeter", greet), "pkg:module:Type/method"},
 		{"not in the schema", gosdk.Method("test:index:Greeter/wave", greet), "not a function in the schema"},
+		{"embedded struct", gosdk.Component("test:index:Greeter", func(*pulumi.Context, string, *embeddingArgs, ...pulumi.ResourceOption) (*Greeter, error) {
+			return nil, nil
+		}), "gosdk_test.embeddingArgs embeds gosdk_test.GreeterArgs, whose fields the Go SDK neither reads nor writes"},
 		{"args not a struct", gosdk.Component("test:index:Greeter", func(*pulumi.Context, string, string, ...pulumi.ResourceOption) (*Greeter, error) {
 			return nil, nil
 		}), "must be a struct"},
@@ -323,9 +302,14 @@ func TestRegistrationErrors(t *testing.T) {
 			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
 		}
 	}
-	// Go-first needs types the host can read.
-	_, err := host.New("test", gosdk.Component("test:index:Greeter", NewGreeter))
-	if err == nil || !strings.Contains(err.Error(), "test:index:Greeter is served with host/gosdk") || !strings.Contains(err.Error(), "host.WithSchema") {
-		t.Errorf("a gosdk component without a schema: %v, want an error saying to give one", err)
+	// Go-first refuses a type it cannot describe, naming the field.
+	_, err := host.New("test", gosdk.Component("test:index:Greeter", func(*pulumi.Context, string, *struct {
+		Fn pulumi.StringInput `pulumi:"fn"`
+		Ch chan int           `pulumi:"ch"`
+	}, ...pulumi.ResourceOption) (*Greeter, error) {
+		return nil, nil
+	}))
+	if err == nil || !strings.Contains(err.Error(), "Ch: chan int has no schema type") {
+		t.Errorf("a gosdk component with a channel input: %v, want an error naming the field", err)
 	}
 }

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -9,32 +10,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
-const src = `
-name: pkg
-types:
-  pkg:index:Colour:
-    type: string
-    enum: [{value: red}, {value: blue}]
-  pkg:index:Point:
-    type: object
-    properties:
-      x: {type: integer}
-    required: [x]
-resources:
-  pkg:index:Thing:
-    inputProperties:
-      name: {type: string}
-      count: {type: integer, minimum: 1, maximum: 10}
-      ratio: {type: number}
-      on: {type: boolean}
-      tags: {type: array, items: {type: string}}
-      labels: {type: object, additionalProperties: {type: string}}
-      colour: {$ref: "#/types/pkg:index:Colour"}
-      at: {$ref: "#/types/pkg:index:Point"}
-      other: {$ref: "#/resources/pkg:index:Thing"}
-      any: {$ref: "pulumi.json#/Any"}
-    requiredInputs: [name]
-`
+// src is a package of each kind of property.
+//
+//go:embed testdata/pkg.yaml
+var src string
 
 func TestLoad(t *testing.T) {
 	t.Parallel()
@@ -164,48 +143,11 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// A schema whose tokens have modules, with every $ref written as Pulumi's
-// tools write them: a module's "/" as "%2F".
-const modSrc = `
-name: pkg
-version: 1.0.0
-types:
-  pkg:mod/sub:Kind:
-    type: string
-    enum: [{value: a}, {value: b}]
-  pkg:mod/sub:Point:
-    type: object
-    properties:
-      x: {type: integer}
-    required: [x]
-resources:
-  pkg:mod/sub:Thing:
-    inputProperties:
-      kind: {$ref: "#/types/pkg:mod%2Fsub:Kind"}
-    properties:
-      at: {$ref: "#/types/pkg:mod%2Fsub:Point"}
-  pkg:index:Comp:
-    isComponent: true
-    inputProperties:
-      thing: {$ref: "#/resources/pkg:mod%2Fsub:Thing"}
-      kind: {$ref: "/pkg/v1.0.0/schema.json#/types/pkg:mod%2Fsub:Kind"}
-      pet: {$ref: "/random/v4.16.0/schema.json#/resources/random:index%2FrandomPet:RandomPet"}
-      site: {$ref: "/aws/v6.0.0/schema.json#/types/aws:s3%2FBucketWebsite:BucketWebsite"}
-      points: {type: array, items: {$ref: "#/types/pkg:mod%2Fsub:Point"}}
-    properties:
-      thing: {$ref: "#/resources/pkg:mod%2Fsub:Thing"}
-    methods:
-      move: pkg:index:Comp/move
-functions:
-  pkg:index:Comp/move:
-    inputs:
-      properties:
-        __self__: {$ref: "#/resources/pkg:index:Comp"}
-        to: {$ref: "#/types/pkg:mod%2Fsub:Point"}
-    outputs:
-      properties:
-        thing: {$ref: "#/resources/pkg:mod%2Fsub:Thing"}
-`
+// modSrc is a package whose tokens have modules, with every $ref written
+// as Pulumi's tools write them: a module's "/" as "%2F".
+//
+//go:embed testdata/modules.yaml
+var modSrc string
 
 // A $ref's token is unescaped as the CLI's binder does, in local and
 // cross-package refs to types, resources and providers.

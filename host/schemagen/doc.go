@@ -2,7 +2,9 @@
 // schema [host.SchemaFromTypes] builds from the Go types of its
 // registrations, with descriptions from their doc comments (which
 // reflection cannot see, so they are read from the source) and an overlay
-// merged in for what Go cannot say.
+// merged in for what Go cannot say. Types, fields (those of embedded
+// structs too), components, methods and functions are described by their
+// doc comments, enum values by those of the constants that declare them.
 //
 // A package's generate command is one line, run by go generate:
 //

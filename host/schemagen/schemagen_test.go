@@ -3,6 +3,7 @@ package schemagen_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,7 +31,10 @@ func TestGenerate(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Types     map[string]struct{ Description string }
+		Types map[string]struct {
+			Description string
+			Enum        []struct{ Description string }
+		}
 		Resources map[string]struct{ Description string }
 		Functions map[string]struct{ Description string }
 	}
@@ -45,10 +49,23 @@ func TestGenerate(t *testing.T) {
 		w.Properties["id"].Description:                 "The widget's serial number.",
 		doc.Resources["fix:index:Widget"].Description:  "Builds a widget.\n\nIt has two paragraphs, the second on two lines.",
 		doc.Functions["fix:index:measure"].Description: "Measures a widget.",
+		// An embedded struct's field, described by its own comment.
+		w.InputProperties["label"].Description: "Label printed on the widget.",
 	} {
 		if got != want {
 			t.Errorf("description %q, want %q", got, want)
 		}
+	}
+	// Enum values are described by their constants' comments (a literal,
+	// iota, a line comment); EnumValue.Description wins.
+	var enumDocs []string
+	for _, tok := range []string{"fix:index:Colour", "fix:index:Grade"} {
+		for _, e := range doc.Types[tok].Enum {
+			enumDocs = append(enumDocs, e.Description)
+		}
+	}
+	if want := []string{"Red as a fire engine.", "Blue as the sea.", "The best.", "Good enough.", "Sent back."}; !slices.Equal(enumDocs, want) {
+		t.Errorf("enum value descriptions %q, want %q", enumDocs, want)
 	}
 	if m := w.InputProperties["size"].Minimum; m == nil || *m != 1 {
 		t.Errorf("size minimum = %v, want the overlay's 1", m)

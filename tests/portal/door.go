@@ -12,9 +12,14 @@ import (
 // GateType has a module of its own: a $ref writes its "/" as %2F.
 const GateType = "portal:index/gate:Gate"
 
-// Gate is the custom resource GateType, kept only in the state: its ID is
-// its name and its outputs are its inputs.
+// Gate is a gate, kept only in the state; its token has a module. Its ID
+// is its name and its outputs are its inputs.
 type Gate struct{}
+
+// GateArgs are a Gate's inputs, and its outputs.
+type GateArgs struct {
+	Label string `pulumi:"label"`
+}
 
 var _ host.Resource = Gate{}
 
@@ -36,20 +41,23 @@ func (Gate) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, er
 
 // DoorArgs take a reference to a Gate.
 type DoorArgs struct {
-	Gate   property.Value `pulumi:"gate"`
-	Tagged bool           `pulumi:"tagged,optional"`
+	Gate property.Value `pulumi:"gate,type=portal:index/gate:Gate"`
+	// Whether to output tag, which programs that cannot read byte strings
+	// (Pulumi YAML) refuse.
+	Tagged bool `pulumi:"tagged,optional"`
 }
 
 // DoorOutputs hand the Gate back, with its label read through the engine.
 type DoorOutputs struct {
-	Gate  property.Value `pulumi:"gate"`
-	Label property.Value `pulumi:"label"`
-	// Tag is not valid UTF-8: it travels as a byte string.
-	Tag property.Value `pulumi:"tag,optional"`
+	Gate  property.Value `pulumi:"gate,type=portal:index/gate:Gate"`
+	Label property.Value `pulumi:"label,type=string"`
+	// If tagged, the label after a 0xFF byte: not valid UTF-8.
+	Tag property.Value `pulumi:"tag,optional,type=string"`
 }
 
-// BuildDoor is portal:index:Door, on the raw path beside the Go SDK's
-// Portal: it resolves the Gate it is given and returns it.
+// BuildDoor is a component on the raw path that takes a Gate and hands it
+// back (portal:index:Door, beside the Go SDK's Portal): it resolves the
+// Gate it is given and returns it.
 func BuildDoor(ctx context.Context, c *host.Component, args DoorArgs) (DoorOutputs, error) {
 	gate, err := c.Resolve(ctx, args.Gate)
 	if err != nil {
@@ -69,10 +77,10 @@ func BuildDoor(ctx context.Context, c *host.Component, args DoorArgs) (DoorOutpu
 }
 
 type doorGateResult struct {
-	Gate property.Value `pulumi:"gate"`
+	Gate property.Value `pulumi:"gate,type=portal:index/gate:Gate"`
 }
 
-// DoorGate is Door.openGate: the Door's Gate, as a method result.
+// DoorGate is the Door's Gate, as a method result (Door.openGate).
 func DoorGate(_ context.Context, self *host.Component, _ struct{}) (doorGateResult, error) {
 	return doorGateResult{Gate: self.State().Get("gate")}, nil
 }

@@ -11,28 +11,39 @@ import (
 	"github.com/polyhost/polyhost/sdk/go/sitekit"
 )
 
-// Schema is the portal package schema.
+// Schema is the portal package schema, generated from the Go types of
+// [Registrations] and schema.overlay.yaml (cmd/gen-schema; TestSchemaIsGenerated
+// fails when it is stale).
 //
 //go:embed schema.yaml
 var Schema []byte
 
+//go:generate go run ./cmd/gen-schema -o schema.yaml -overlay schema.overlay.yaml
+
 // PortalArgs are a Portal's inputs.
 type PortalArgs struct {
-	Title     pulumi.StringInput `pulumi:"title"`
-	Neighbour *sitekit.Site      `pulumi:"neighbour"`
+	// The landing page's heading.
+	Title pulumi.StringInput `pulumi:"title"`
+	// The site to quote and link.
+	Neighbour *sitekit.Site `pulumi:"neighbour"`
 }
 
 // Portal is the portal:index:Portal component.
 type Portal struct {
 	pulumi.ResourceState
-	URL           pulumi.StringOutput `pulumi:"url"`
-	Quoted        pulumi.StringOutput `pulumi:"quoted"`
+	// Address of the landing page.
+	URL pulumi.StringOutput `pulumi:"url"`
+	// The neighbour's index page, read with sitekit's getObject.
+	Quoted pulumi.StringOutput `pulumi:"quoted"`
+	// The neighbour's about page, from its pageUrl method.
 	NeighbourPage pulumi.StringOutput `pulumi:"neighbourPage"`
-	Site          sitekit.SiteOutput  `pulumi:"site"`
+	// The portal's own site.
+	Site sitekit.SiteOutput `pulumi:"site"`
 }
 
-// NewPortal builds a Portal: a sitekit Site whose index quotes the
-// neighbour's index page and links its about page.
+// NewPortal builds a site with a landing page that quotes and links a
+// neighbouring site: a sitekit Site whose index quotes the neighbour's
+// index page and links its about page.
 func NewPortal(ctx *pulumi.Context, name string, args *PortalArgs, opts ...pulumi.ResourceOption) (*Portal, error) {
 	p := &Portal{}
 	if err := ctx.RegisterComponentResource("portal:index:Portal", name, p, opts...); err != nil {
@@ -67,14 +78,16 @@ func NewPortal(ctx *pulumi.Context, name string, args *PortalArgs, opts ...pulum
 }
 
 type pageURLArgs struct {
+	// The page's file name.
 	Page pulumi.StringInput `pulumi:"page"`
 }
 
 type pageURLResult struct {
+	// The page's address.
 	URL pulumi.StringOutput `pulumi:"url"`
 }
 
-// PageURL is Portal.pageUrl: the address of a page of the portal's site.
+// PageURL is the address of a page of the portal's site (Portal.pageUrl).
 func PageURL(ctx *pulumi.Context, self *Portal, args pageURLArgs) (pageURLResult, error) {
 	url := pulumi.All(self.URL, args.Page).ApplyT(func(v []any) string {
 		return strings.TrimSuffix(v[0].(string), "index.html") + v[1].(string)
@@ -82,14 +95,22 @@ func PageURL(ctx *pulumi.Context, self *Portal, args pageURLArgs) (pageURLResult
 	return pageURLResult{URL: url}, nil
 }
 
-// Options serve the portal package.
+// Options serve the portal package, with its generated schema.
 func Options(version string) []host.Option {
+	return append([]host.Option{host.WithSchema(Schema)}, Registrations(version)...)
+}
+
+// Registrations are the package without its schema: their Go types make
+// it.
+func Registrations(version string) []host.Option {
 	return []host.Option{
 		host.WithVersion(version),
-		host.WithSchema(Schema),
 		gosdk.Component("portal:index:Portal", NewPortal),
 		gosdk.Method("portal:index:Portal/pageUrl", PageURL),
-		host.WithResource(GateType, Gate{}),
+		// Fields of type *sitekit.Site (and sitekit.SiteOutput) refer to
+		// sitekit's Site.
+		host.WithResourceRef[sitekit.Site]("/sitekit/v0.1.0/schema.json#/resources/sitekit:index:Site"),
+		host.WithTypedResource[GateArgs, GateArgs](GateType, Gate{}),
 		host.WithComponent("portal:index:Door", BuildDoor),
 		host.WithMethod("portal:index:Door/openGate", DoorGate),
 	}

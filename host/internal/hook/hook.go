@@ -5,6 +5,7 @@ package hook
 
 import (
 	"context"
+	"reflect"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -20,10 +21,33 @@ type Construct func(ctx context.Context, engineAddr string, inputs property.Map,
 type Call func(ctx context.Context, engineAddr string, args property.Map, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error)
 
 // Handler serves one token: a component (Construct) or a method (Call).
+// Args and Result are the Go types of its arguments and of its component
+// or method result, and Fn the author's function (for its doc comment):
+// the schema is built from them, or checked against them.
 type Handler struct {
-	Construct Construct
-	Call      Call
+	Construct    Construct
+	Call         Call
+	Args, Result reflect.Type
+	Fn           any
 }
+
+// SDKType is what a Go SDK type stands for in a schema.
+type SDKType struct {
+	// Elem is the Go type of the value of an Input or Output type
+	// (string for pulumi.StringInput, *sitekit.Site for
+	// sitekit.SiteOutput); a pointer makes a field optional.
+	Elem reflect.Type
+	// Builtin is "asset" (pulumi.Asset, pulumi.AssetOrArchive), "archive"
+	// or "any" (pulumi.Input, pulumi.Output).
+	Builtin string
+	// Resource is the struct type of a resource (sitekit.Site for
+	// *sitekit.Site): the field is a reference to one.
+	Resource reflect.Type
+}
+
+// SDK says what Go SDK type t stands for, ok false for a type that is not
+// the SDK's; nil until host/gosdk is linked in, which sets it.
+var SDK func(t reflect.Type) (SDKType, bool)
 
 // Register adds h for token to p, a *host.Provider. Package host sets it.
 var Register func(p any, token string, h Handler) error

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,16 +38,18 @@ var (
 
 type field struct {
 	name     string
-	index    int
+	index    []int // through embedded structs
 	optional bool
 	secret   bool
+	typ      reflect.Type
 }
 
-// Field is one tagged property of a struct.
+// Field is one tagged property of a struct, or of a struct embedded in it.
 type Field struct {
-	Name     string // the property name
-	GoName   string // the Go field name
-	Optional bool   // tagged ",optional" or ",omitempty", or a pointer
+	Name     string       // the property name
+	GoName   string       // the Go field name
+	Owner    reflect.Type // the struct that declares the field: t, or one embedded in it
+	Optional bool         // tagged ",optional" or ",omitempty", or a pointer
 	Type     reflect.Type
 	Tag      Tag // the tag's options
 }
@@ -96,9 +99,16 @@ func Fields(t reflect.Type) (fields []Field, ok bool, err error) {
 		return nil, true, err
 	}
 	for _, f := range l.fields {
-		sf := t.Field(f.index)
+		owner := t
+		for _, i := range f.index[:len(f.index)-1] {
+			owner = owner.Field(i).Type
+			if owner.Kind() == reflect.Pointer {
+				owner = owner.Elem()
+			}
+		}
+		sf := owner.Field(f.index[len(f.index)-1])
 		_, tag, _ := ParseTag(sf.Tag.Get("pulumi")) // layoutOf has parsed it
-		fields = append(fields, Field{Name: f.name, GoName: sf.Name, Optional: f.optional, Type: sf.Type, Tag: tag})
+		fields = append(fields, Field{Name: f.name, GoName: sf.Name, Owner: owner, Optional: f.optional, Type: sf.Type, Tag: tag})
 	}
 	return fields, true, nil
 }
@@ -109,38 +119,135 @@ type layout struct {
 
 var layouts sync.Map // reflect.Type -> *layout
 
-// layoutOf returns the cached field layout of a struct type.
+// layoutOf returns the cached field layout of a struct type. The tagged
+// fields of an untagged embedded struct are its own, as encoding/json has
+// them: a field of the outer struct hides one of the same property name
+// in an embedded one.
 func layoutOf(t reflect.Type) (*layout, error) {
 	if l, ok := layouts.Load(t); ok {
 		return l.(*layout), nil
 	}
+	type found struct {
+		field
+		goName string
+		depth  int
+	}
+	var all []found
+	var walk func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error
+	walk = func(t reflect.Type, index []int, depth int, visiting map[reflect.Type]bool) error {
+		visiting[t] = true
+		defer delete(visiting, t)
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag, ok := f.Tag.Lookup("pulumi")
+			if !ok && f.Anonymous {
+				et := f.Type
+				if et.Kind() == reflect.Pointer {
+					et = et.Elem()
+				}
+				if et.Kind() != reflect.Struct || visiting[et] || et.PkgPath() == goSDK {
+					continue // the Go SDK's pulumi.ResourceState and the like are no properties
+				}
+				if f.Type.Kind() == reflect.Pointer && !f.IsExported() {
+					if hasTags(et) {
+						return fmt.Errorf("%s.%s: an embedded pointer to an unexported struct cannot be set; embed %s", t, f.Name, et.Name())
+					}
+					continue
+				}
+				if err := walk(et, append(slices.Clone(index), i), depth+1, visiting); err != nil {
+					return err
+				}
+				continue
+			}
+			if !ok || tag == "-" {
+				continue
+			}
+			if !f.IsExported() {
+				return fmt.Errorf("%s.%s: tagged field must be exported", t, f.Name)
+			}
+			name, opts, err := ParseTag(tag)
+			if err != nil {
+				return fmt.Errorf("%s.%s: %w", t, f.Name, err)
+			}
+			if name == "" {
+				return fmt.Errorf("%s.%s: empty property name in tag", t, f.Name)
+			}
+			optional := opts.Optional || f.Type.Kind() == reflect.Pointer
+			all = append(all, found{field{name: name, index: append(slices.Clone(index), i), optional: optional, secret: opts.Secret, typ: f.Type}, f.Name, depth})
+		}
+		return nil
+	}
+	if err := walk(t, nil, 0, map[reflect.Type]bool{}); err != nil {
+		return nil, err
+	}
 	l := &layout{}
-	seen := map[string]string{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, ok := f.Tag.Lookup("pulumi")
-		if !ok || tag == "-" {
-			continue
+	shallowest := map[string]found{}
+	for _, f := range all {
+		if other, dup := shallowest[f.name]; !dup || f.depth < other.depth {
+			shallowest[f.name] = f
+		} else if f.depth == other.depth {
+			return nil, fmt.Errorf("%s: fields %s and %s both use property %q", t, other.goName, f.goName, f.name)
 		}
-		if !f.IsExported() {
-			return nil, fmt.Errorf("%s.%s: tagged field must be exported", t, f.Name)
+	}
+	for _, f := range all {
+		if shallowest[f.name].depth == f.depth {
+			l.fields = append(l.fields, f.field)
 		}
-		name, opts, err := ParseTag(tag)
-		if err != nil {
-			return nil, fmt.Errorf("%s.%s: %w", t, f.Name, err)
-		}
-		if name == "" {
-			return nil, fmt.Errorf("%s.%s: empty property name in tag", t, f.Name)
-		}
-		if other, dup := seen[name]; dup {
-			return nil, fmt.Errorf("%s: fields %s and %s both use property %q", t, other, f.Name, name)
-		}
-		seen[name] = f.Name
-		optional := opts.Optional || f.Type.Kind() == reflect.Pointer
-		l.fields = append(l.fields, field{name: name, index: i, optional: optional, secret: opts.Secret})
 	}
 	actual, _ := layouts.LoadOrStore(t, l)
 	return actual.(*layout), nil
+}
+
+const goSDK = "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+// hasTags reports whether struct t has a `pulumi`-tagged field.
+func hasTags(t reflect.Type) bool {
+	for i := range t.NumField() {
+		if _, ok := t.Field(i).Tag.Lookup("pulumi"); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldOf is field f of struct value sv, through embedded structs; nil
+// embedded pointers are allocated when alloc is set, and otherwise make
+// ok false.
+func fieldOf(sv reflect.Value, f field, alloc bool) (v reflect.Value, ok bool) {
+	v = sv
+	for n, i := range f.index {
+		if n > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				if !alloc {
+					return reflect.Value{}, false
+				}
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(i)
+	}
+	return v, true
+}
+
+// Ref is host.Ref: a resource reference, typed by the Go type T of the
+// resource it refers to, with its markers.
+type Ref[T any] struct {
+	property.Value
+}
+
+func (Ref[T]) refTarget() reflect.Type { return reflect.TypeFor[T]() }
+
+type refTyped interface{ refTarget() reflect.Type }
+
+var refTypedType = reflect.TypeFor[refTyped]()
+
+// RefTarget is T, for t a Ref[T].
+func RefTarget(t reflect.Type) (reflect.Type, bool) {
+	if t.Kind() != reflect.Struct || !t.Implements(refTypedType) {
+		return nil, false
+	}
+	return reflect.Zero(t).Interface().(refTyped).refTarget(), true
 }
 
 // Lost lists the markers a decode could not keep: the paths of fields that
@@ -198,12 +305,13 @@ func (d *decoder) object(path string, m property.Map, sv reflect.Value) error {
 		v, ok := m.GetOk(f.name)
 		p := join(path, f.name)
 		if !ok || v.IsNull() {
-			if !f.optional && sv.Field(f.index).Kind() != reflect.Pointer {
+			if !f.optional && f.typ.Kind() != reflect.Pointer {
 				d.fail(p, "missing required property %q", f.name)
 			}
 			continue
 		}
-		if err := d.value(p, v, sv.Field(f.index)); err != nil {
+		dst, _ := fieldOf(sv, f, true)
+		if err := d.value(p, v, dst); err != nil {
 			return err
 		}
 	}
@@ -214,6 +322,14 @@ func (d *decoder) value(path string, v property.Value, dst reflect.Value) error 
 	t := dst.Type()
 	if t == valueType {
 		dst.Set(reflect.ValueOf(v))
+		return nil
+	}
+	if _, ok := RefTarget(t); ok {
+		if !v.IsResourceReference() && !v.IsComputed() {
+			d.fail(path, "expected a resource reference, got %s", Describe(v))
+			return nil
+		}
+		dst.Field(0).Set(reflect.ValueOf(v))
 		return nil
 	}
 	switch {
@@ -422,7 +538,7 @@ func Describe(v property.Value) string {
 
 // Article is "a" or "an" for a schema type name: "an integer".
 func Article(typ string) string {
-	if typ == "integer" || typ == "object" || typ == "array" {
+	if typ != "" && strings.ContainsRune("aeiou", rune(typ[0])) { // integer, object, array, asset, archive, any
 		return "an"
 	}
 	return "a"
@@ -472,7 +588,10 @@ func encodeObject(path string, sv reflect.Value) (property.Map, error) {
 	}
 	out := make(map[string]property.Value, len(l.fields))
 	for _, f := range l.fields {
-		fv := sv.Field(f.index)
+		fv, ok := fieldOf(sv, f, false)
+		if !ok { // in a nil embedded pointer: absent
+			continue
+		}
 		if f.optional && fv.IsZero() {
 			continue
 		}
@@ -499,6 +618,9 @@ func encodeValue(path string, fv reflect.Value) (property.Value, error) {
 		return property.New(fv.Interface().(property.Map)), nil
 	case refType:
 		return property.New(fv.Interface().(property.ResourceReference)), nil
+	}
+	if _, ok := RefTarget(fv.Type()); ok {
+		return fv.Field(0).Interface().(property.Value), nil
 	}
 	switch fv.Kind() {
 	case reflect.Pointer, reflect.Interface:

@@ -284,3 +284,89 @@ func TestSecretAndPointerFields(t *testing.T) {
 		t.Errorf("fields = %+v", fields)
 	}
 }
+
+type Common struct {
+	Region string `pulumi:"region"`
+	Name   string `pulumi:"name,optional"` // hidden by the outer Name
+}
+
+type Extra struct {
+	Level int `pulumi:"level,optional"`
+}
+
+type unexported struct {
+	Zone string `pulumi:"zone,optional"`
+}
+
+type withEmbedded struct {
+	Common
+	*Extra
+	unexported
+	Name  string `pulumi:"name"`
+	Named inner  `pulumi:"named"` // tagged: a property of its own
+}
+
+// The fields of an untagged embedded struct are the outer struct's, as
+// encoding/json has them: an outer field hides an embedded one of the same
+// name, an embedded pointer is allocated when one of its fields is set and
+// left out when nil, and a tagged embedded struct is one property.
+func TestEmbeddedStructsAreFlattened(t *testing.T) {
+	t.Parallel()
+	fields, _, err := Fields(reflect.TypeFor[withEmbedded]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fields {
+		got = append(got, f.Name+"="+f.Owner.Name()+"."+f.GoName)
+	}
+	if want := []string{"region=Common.Region", "level=Extra.Level", "zone=unexported.Zone", "name=withEmbedded.Name", "named=withEmbedded.Named"}; !slices.Equal(got, want) {
+		t.Errorf("fields %v, want %v", got, want)
+	}
+	var v withEmbedded
+	in := property.NewMap(map[string]property.Value{"region": property.New("eu"), "level": property.New(3.0), "zone": property.New("a"),
+		"name": property.New("outer"), "named": property.New(property.NewMap(map[string]property.Value{"n": property.New(1.0)}))})
+	if _, err := Decode(in, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Region != "eu" || v.Extra == nil || v.Level != 3 || v.Zone != "a" || v.Name != "outer" || v.Common.Name != "" || v.Named.N != 1 {
+		t.Errorf("decoded %+v (extra %+v)", v, v.Extra)
+	}
+	out, err := Encode(v)
+	if err != nil || !property.New(out).Equals(property.New(in)) {
+		t.Errorf("encoded %v (%v), want %v", out, err, in)
+	}
+	v.Extra = nil
+	if out, err := Encode(v); err != nil || !out.Get("level").IsNull() {
+		t.Errorf("a nil embedded pointer: encoded %v (%v), want no level", out, err)
+	}
+	if _, err := Decode(property.NewMap(map[string]property.Value{"name": property.New("x")}), &v); err == nil || !strings.Contains(err.Error(), `region: missing required property "region"`) {
+		t.Errorf("a missing embedded property: %v", err)
+	}
+}
+
+type alsoRegion struct {
+	Region string `pulumi:"region"`
+}
+
+type ptrUnexported struct {
+	*unexported
+}
+
+// Two embedded fields of one property at the same depth, or one that
+// cannot be set, are refused, naming them.
+func TestEmbeddedStructsRefused(t *testing.T) {
+	t.Parallel()
+	type clash struct {
+		Common
+		alsoRegion
+	}
+	for typ, want := range map[reflect.Type]string{
+		reflect.TypeFor[clash]():         `fields Region and Region both use property "region"`,
+		reflect.TypeFor[ptrUnexported](): "an embedded pointer to an unexported struct cannot be set; embed unexported",
+	} {
+		if _, _, err := Fields(typ); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", typ, err, want)
+		}
+	}
+}

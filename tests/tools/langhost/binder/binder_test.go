@@ -62,6 +62,17 @@ types:
     properties: {seed: {type: string}}
 `
 
+// aws is another package with a module token, for host/schema's tests.
+const aws = `
+name: aws
+version: 6.0.0
+meta: {moduleFormat: "(.*)(?:/[^/]*)"}
+types:
+  aws:s3/BucketWebsite:BucketWebsite:
+    type: object
+    properties: {indexDocument: {type: string}}
+`
+
 // TestReaderAgreesWithBinder runs the host's reader and the binder over the
 // same schemas: both accept or both refuse, and where both accept, every
 // property reads the same (type, referenced token, secret,
@@ -343,24 +354,28 @@ func bind(t *testing.T, js []byte) (*pschema.Package, string) {
 	return pkg, strings.Join(errs, "\n")
 }
 
-// fixedLoader serves the random and sitekit packages and nothing else.
+// fixedLoader serves the random, aws and sitekit packages and nothing else.
 type fixedLoader struct{ pkgs map[string]*pschema.Package }
 
 func loader(t *testing.T) *fixedLoader {
 	t.Helper()
-	var spec pschema.PackageSpec
-	if err := json.Unmarshal(toJSON(t, random), &spec); err != nil {
-		t.Fatal(err)
-	}
-	pkg, diags, err := pschema.BindSpec(spec, &fixedLoader{}, pschema.ValidationOptions{})
-	if err != nil || diags.HasErrors() {
-		t.Fatalf("binding the random fixture: %v %v", err, diags)
+	l := &fixedLoader{pkgs: map[string]*pschema.Package{}}
+	for name, src := range map[string]string{"random": random, "aws": aws} {
+		var spec pschema.PackageSpec
+		if err := json.Unmarshal(toJSON(t, src), &spec); err != nil {
+			t.Fatal(err)
+		}
+		pkg, diags, err := pschema.BindSpec(spec, &fixedLoader{}, pschema.ValidationOptions{})
+		if err != nil || diags.HasErrors() {
+			t.Fatalf("binding the %s fixture: %v %v", name, err, diags)
+		}
+		l.pkgs[name] = pkg
 	}
 	ours, err := schema.Load(polyhost.Schema)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec = pschema.PackageSpec{}
+	var spec pschema.PackageSpec
 	if err := json.Unmarshal(ours.JSON(), &spec); err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +383,8 @@ func loader(t *testing.T) *fixedLoader {
 	if err != nil || diags.HasErrors() {
 		t.Fatalf("binding sitekit: %v %v", err, diags)
 	}
-	return &fixedLoader{pkgs: map[string]*pschema.Package{"random": pkg, "sitekit": sitekit}}
+	l.pkgs["sitekit"] = sitekit
+	return l
 }
 
 func (l *fixedLoader) LoadPackage(name string, _ *semver.Version) (*pschema.Package, error) {

@@ -3,7 +3,9 @@
 // schema the host serves binds with no error, and over a table of fixtures
 // the reader accepts what the binder accepts and reads each property as the
 // binder does; a schema the host builds from Go types (Go-first) binds
-// too, each Go declaration read as meant. It has no code of its own; it lives in this module, beside
+// too, each Go declaration read as meant, and so does every schema the
+// host's unit tests serve: they keep them as files (host/testdata/schemas,
+// host/gosdk/testdata, host/schema/testdata) that both read. It has no code of its own; it lives in this module, beside
 // the language host with Pulumi's generators, so that pkg/v3 stays out of
 // the main module's graph.
 package binder

@@ -28,6 +28,22 @@ func (Depth) Values() []host.EnumValue[Depth] {
 	return []host.EnumValue[Depth]{{Name: "Shallow", Value: 10}, {Name: "Deep", Value: 40}}
 }
 
+// Soil and Tool declare their tokens, in modules of their own.
+type Soil string
+
+func (Soil) Values() []host.EnumValue[Soil] {
+	return []host.EnumValue[Soil]{{Name: "Clay", Value: "clay"}, {Name: "Loam", Value: "loam"}}
+}
+
+func (Soil) PulumiType() string { return "garden:ground:Soil" }
+
+type Tool struct {
+	Name string `pulumi:"name"`
+	Soil Soil   `pulumi:"soil,optional"`
+}
+
+func (Tool) PulumiType() string { return "garden:tools/hand:Tool" }
+
 type Plant struct {
 	Name     string            `pulumi:"name"`
 	Depth    Depth             `pulumi:"depth,optional"`
@@ -36,7 +52,13 @@ type Plant struct {
 	Notes    map[string]string `pulumi:"notes,omitempty"`
 }
 
+// Fence is embedded: its fields are GardenArgs' own.
+type Fence struct {
+	Height int `pulumi:"height,optional"`
+}
+
 type GardenArgs struct {
+	Fence
 	Plot    string               `pulumi:"plot,replaceOnChanges"`
 	Season  Season               `pulumi:"season,optional"`
 	Beds    map[string][]Plant   `pulumi:"beds,optional"`
@@ -47,6 +69,8 @@ type GardenArgs struct {
 	Extra   any                  `pulumi:"extra,optional"`
 	Raw     property.Map         `pulumi:"raw,optional"`
 	Weights map[string][]float64 `pulumi:"weights,optional"`
+	Tools   []Tool               `pulumi:"tools,optional"`
+	Store   host.Ref[shed]       `pulumi:"store,optional"`
 }
 
 type GardenOutputs struct {
@@ -131,6 +155,11 @@ func TestGoFirstSchemaBinds(t *testing.T) {
 		"garden:index:Depth":                    "enum of integer 10,40",
 		"garden:index:Garden/water outputs.res": "enum garden:index:Season",
 		"config.token":                          "string secret",
+		"garden:index:Garden inputs.tools":      "array of type garden:tools/hand:Tool?",
+		"garden:index:Garden inputs.store":      "resource garden:index:Shed?",
+		"garden:tools/hand:Tool.soil":           "enum garden:ground:Soil?",
+		"garden:ground:Soil":                    "enum of string clay,loam",
+		"garden:index:Garden inputs.height":     "integer?",
 	} {
 		if facts[k] != want {
 			t.Errorf("%s: the binder reads %q, want %q", k, facts[k], want)

@@ -1,0 +1,48 @@
+package binder
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/polyhost/polyhost/host/schema"
+)
+
+// testSchemaDirs hold the schemas the host's unit tests serve (those that
+// are meant to load), as files the tests embed.
+var testSchemaDirs = []string{"host/testdata/schemas", "host/gosdk/testdata", "host/schema/testdata"}
+
+// TestTestSchemasBind binds every schema the host's unit tests use with
+// Pulumi's binder: no error diagnostics, and every property read as the
+// host's reader reads it.
+func TestTestSchemasBind(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..", "..", "..")
+	var files []string
+	for _, dir := range testSchemaDirs {
+		matches, err := filepath.Glob(filepath.Join(root, dir, "*.yaml"))
+		if err != nil || len(matches) == 0 {
+			t.Fatalf("no schemas in %s (%v)", dir, err)
+		}
+		files = append(files, matches...)
+	}
+	for _, file := range files {
+		rel, _ := filepath.Rel(root, file)
+		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ours, err := schema.Load(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound, diags := bind(t, ours.JSON())
+			if diags != "" {
+				t.Fatalf("the binder refuses %s:\n%s", rel, diags)
+			}
+			compare(t, ours, bound)
+		})
+	}
+}
