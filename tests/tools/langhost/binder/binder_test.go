@@ -17,8 +17,11 @@ import (
 	pschema "github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 
 	"github.com/polyhost/polyhost"
+	"github.com/polyhost/polyhost/docs/authoring"
+	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/tests/internal/secretbox"
+	"github.com/polyhost/polyhost/tests/internal/shelf"
 )
 
 // TestServedSchemasBind binds every schema the host serves, as GetSchema
@@ -32,7 +35,14 @@ func TestServedSchemasBind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, src := range map[string][]byte{"sitekit": polyhost.Schema, "secretbox": secretbox.Schema, "portal": portal} {
+	served := map[string][]byte{"sitekit": polyhost.Schema, "secretbox": secretbox.Schema, "portal": portal}
+	// Go-first packages: the authoring guide's and the parameterized shelf.
+	for name, opts := range map[string][]host.Option{"guide": guide.Registrations(), "shelf": shelf.Options()} {
+		if served[name], err = host.SchemaFromTypes(name, nil, opts...); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	for name, src := range served {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ours, err := schema.Load(src)
