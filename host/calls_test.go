@@ -91,7 +91,7 @@ func TestComponentInvoke(t *testing.T) {
 	if len(invs) != 1 {
 		t.Fatalf("invocations %v, want one", invs)
 	}
-	if inv := invs[0]; inv.Provider != otherRef || !slices.Equal(inv.DependsOn, []string{srcURN}) || !inv.Args.Get("key").Secret() {
+	if inv := invs[0]; inv.Provider.String() != otherRef || !slices.Equal(inv.DependsOn, []urn.URN{srcURN}) || !inv.Args.Get("key").Secret() {
 		t.Errorf("invoked with provider %q, dependsOn %v, args %v; want %s, [%s] and a secret key", inv.Provider, inv.DependsOn, inv.Args, otherRef, srcURN)
 	}
 }
@@ -155,7 +155,7 @@ func TestComponentCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(calls) != 1 || calls[0].Provider != otherRef {
+	if len(calls) != 1 || calls[0].Provider.String() != otherRef {
 		t.Fatalf("calls %v, want one to the thing's provider %s", calls, otherRef)
 	}
 	deps := resp.GetStateDependencies()["shout"].GetUrns()
@@ -221,7 +221,7 @@ func TestComponentRegisterPackageRefused(t *testing.T) {
 func TestComponentRead(t *testing.T) {
 	t.Parallel()
 	mon := hosttest.Start(t, hosttest.WithRegisterHook(func(r hosttest.Registration) (resource.ID, property.Map, error) {
-		return resource.ID(r.ImportID), r.Inputs.Set("arn", property.New("arn:"+r.ImportID)), nil
+		return resource.ID(r.ImportID), r.Inputs.Set("arn", property.New("arn:"+string(r.ImportID))), nil
 	}))
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
@@ -243,7 +243,7 @@ func TestComponentRead(t *testing.T) {
 			read = r
 		}
 	}
-	if read.Name != "existing" || read.ImportID != "thing-7" || read.Provider != otherRef || string(read.Parent) != resp.GetUrn() {
+	if read.Name != "existing" || read.ImportID != "thing-7" || read.Provider.String() != otherRef || string(read.Parent) != resp.GetUrn() {
 		t.Errorf("read %+v, want thing-7 under the component with the program's provider", read)
 	}
 	if got := resp.GetState().GetFields()["shout"].GetStringValue(); got != "arn:thing-7" {

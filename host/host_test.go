@@ -384,7 +384,7 @@ func TestAttachModeAndLogging(t *testing.T) {
 	}
 	var found bool
 	for _, l := range mon.Logs() {
-		if l.Message == "building hi" && l.URN == resp.GetUrn() && l.Severity == pulumirpc.LogSeverity_INFO {
+		if l.Message == "building hi" && string(l.URN) == resp.GetUrn() && l.Severity == pulumirpc.LogSeverity_INFO {
 			found = true
 		}
 	}
@@ -1055,7 +1055,11 @@ func TestConstructPassesProvidersToChildren(t *testing.T) {
 		"local":  {"aws": awsRef, "kubernetes": k8sRef},
 		"own":    {"aws": awsRef, "kubernetes": ownRef},
 	} {
-		if got := byName[name].Providers; !maps.Equal(got, want) {
+		got := map[string]string{}
+		for pkg, ref := range byName[name].Providers {
+			got[pkg] = ref.String()
+		}
+		if !maps.Equal(got, want) {
 			t.Errorf("%s: providers = %v, want %v", name, got, want)
 		}
 	}

@@ -125,8 +125,8 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 	check("URN", r.URN == wantURN)
 	check("type/name/parent", r.Type == "pkg:index:Thing" && r.Name == "t" && r.Parent == stackURN)
 	check("custom/remote", r.Custom && !r.Remote)
-	check("provider", r.Provider == providerRef)
-	check("providers", maps.Equal(r.Providers, map[string]string{"pkg": providerRef}))
+	check("provider", r.Provider.String() == providerRef)
+	check("providers", len(r.Providers) == 1 && r.Providers["pkg"].String() == providerRef)
 	check("dependencies", slices.Equal(r.Dependencies, []urn.URN{otherURN, stackURN}))
 	check("propertyDependencies", maps.EqualFunc(r.PropertyDependencies,
 		map[string][]urn.URN{"a": {stackURN}, "b": {otherURN}}, slices.Equal))
@@ -308,7 +308,7 @@ func TestFeatureGatedMarshalling(t *testing.T) {
 	}
 	r := m.Registrations()[0]
 	assertMap(t, "downgraded inputs", r.Inputs, pmap(map[string]property.Value{"s": str("x"), "r": str("oid")}))
-	if !slices.Equal(r.AliasURNs, []string{"urn:pulumi:dev::proj::pkg:index:Thing::old"}) || len(r.Aliases) != 0 || r.AliasSpecs {
+	if !slices.Equal(r.AliasURNs, []urn.URN{"urn:pulumi:dev::proj::pkg:index:Thing::old"}) || len(r.Aliases) != 0 || r.AliasSpecs {
 		t.Errorf("aliases not collapsed: %v %v", r.AliasURNs, r.Aliases)
 	}
 
@@ -442,7 +442,7 @@ func TestInvoke(t *testing.T) {
 	}
 	assertMap(t, "return", resp.Return, args)
 	inv := m.Invocations()[0]
-	if inv.Provider != providerRef || inv.Version != "1.0.0" || !slices.Equal(inv.DependsOn, []string{otherURN}) ||
+	if inv.Provider.String() != providerRef || inv.Version != "1.0.0" || !slices.Equal(inv.DependsOn, []urn.URN{otherURN}) ||
 		inv.Parent != stackURN || !inv.Raw.GetAcceptResources() {
 		t.Errorf("server saw %+v", inv)
 	}
@@ -501,8 +501,8 @@ func TestCall(t *testing.T) {
 	assertMap(t, "args", call.Args, pmap(map[string]property.Value{
 		"__self__": ref(self, ""), "x": withDeps(str("v"), otherURN),
 	}))
-	if !maps.EqualFunc(call.ArgDependencies, map[string][]string{"__self__": {}, "x": {otherURN, stackURN}}, slices.Equal) ||
-		call.Provider != providerRef || call.Version != "0.1.0" {
+	if !maps.EqualFunc(call.ArgDependencies, map[string][]urn.URN{"__self__": {}, "x": {otherURN, stackURN}}, slices.Equal) ||
+		call.Provider.String() != providerRef || call.Version != "0.1.0" {
 		t.Errorf("server saw %+v", call)
 	}
 
@@ -665,7 +665,7 @@ func TestEngineLog(t *testing.T) {
 		t.Error("bad severity accepted")
 	}
 	logs := m.Logs()
-	want := []hosttest.LogEntry{{Severity: pulumirpc.LogSeverity_WARNING, Message: "careful", URN: u, Ephemeral: true}}
+	want := []hosttest.LogEntry{{Severity: pulumirpc.LogSeverity_WARNING, Message: "careful", URN: urn.URN(u), Ephemeral: true}}
 	if !slices.Equal(logs, want) {
 		t.Errorf("logs %+v", logs)
 	}

@@ -151,7 +151,7 @@ func TestConstructUpdate(t *testing.T) {
 	if res.URN != site.URN || site.Parent != stackURN || site.Custom || site.Remote {
 		t.Fatalf("component registration = %+v, result URN %s", site, res.URN)
 	}
-	if site.Protect == nil || !*site.Protect || len(site.Dependencies) != 1 || site.Providers["sitekit"] != providerRef {
+	if site.Protect == nil || !*site.Protect || len(site.Dependencies) != 1 || site.Providers["sitekit"].String() != providerRef {
 		t.Errorf("component options not applied to its registration: protect=%v deps=%v providers=%v", site.Protect, site.Dependencies, site.Providers)
 	}
 	wantParents := map[string]urn.URN{
@@ -167,7 +167,7 @@ func TestConstructUpdate(t *testing.T) {
 		if r.Parent != parent {
 			t.Errorf("%s parent = %s, want %s", name, r.Parent, parent)
 		}
-		if r.Custom && r.Provider != providerRef {
+		if r.Custom && r.Provider.String() != providerRef {
 			t.Errorf("%s provider = %q, want the explicit provider passed to the component", name, r.Provider)
 		}
 	}

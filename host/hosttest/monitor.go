@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -53,13 +54,13 @@ type Registration struct {
 	Remote bool
 	Inputs property.Map
 
-	Provider             string
-	Providers            map[string]string
+	Provider             providers.Reference            // zero if none
+	Providers            map[string]providers.Reference // by package
 	Dependencies         []urn.URN
 	PropertyDependencies map[string][]urn.URN
 
 	Aliases                    []Alias
-	AliasURNs                  []string
+	AliasURNs                  []urn.URN
 	AliasSpecs                 bool
 	Protect                    *bool
 	IgnoreChanges              []string
@@ -69,10 +70,10 @@ type Registration struct {
 	DeleteBeforeReplace        bool
 	DeleteBeforeReplaceDefined bool
 	RetainOnDelete             *bool
-	DeletedWith                string
+	DeletedWith                urn.URN
 	Version                    string
 	PluginDownloadURL          string
-	ImportID                   string
+	ImportID                   resource.ID
 	HideDiffs                  []string
 	PackageRef                 string
 	// Read is set for a ReadResource (ImportID holds the ID read); the
@@ -98,10 +99,10 @@ type Registration struct {
 type Invocation struct {
 	Token     string
 	Args      property.Map
-	Provider  string
+	Provider  providers.Reference
 	Version   string
-	DependsOn []string
-	Parent    string
+	DependsOn []urn.URN
+	Parent    urn.URN
 	Raw       *pulumirpc.ResourceInvokeRequest
 }
 
@@ -116,8 +117,8 @@ type InvokeResult struct {
 type Call struct {
 	Token           string
 	Args            property.Map
-	ArgDependencies map[string][]string
-	Provider        string
+	ArgDependencies map[string][]urn.URN
+	Provider        providers.Reference
 	Version         string
 	Raw             *pulumirpc.ResourceCallRequest
 }
@@ -138,7 +139,7 @@ type CheckFailure struct {
 type LogEntry struct {
 	Severity  pulumirpc.LogSeverity
 	Message   string
-	URN       string
+	URN       urn.URN
 	StreamID  int32
 	Ephemeral bool
 }

@@ -175,14 +175,20 @@ func TestRegisterResourceOutputs(t *testing.T) {
 
 func TestGetResourceBuiltin(t *testing.T) {
 	t.Parallel()
+	const provRef = "urn:pulumi:dev::proj::pulumi:providers:a::p::prov-id"
 	m := hosttest.Start(t)
 	mon, _ := raw(t, m)
 	ctx := t.Context()
 	resp, err := mon.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{
-		Type: "a:b:C", Name: "x", Custom: true, Provider: "prov::id", Object: mustStruct(t, map[string]any{"k": "v"}),
+		Type: "a:b:C", Name: "x", Custom: true, Provider: provRef, Object: mustStruct(t, map[string]any{"k": "v"}),
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The engine refuses a malformed provider reference; so does the fake.
+	_, err = mon.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "a:b:C", Name: "y", Custom: true, Provider: "prov::id"})
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), `provider reference "prov::id"`) {
+		t.Errorf("malformed provider reference: %v", err)
 	}
 	inv, err := mon.Invoke(ctx, &pulumirpc.ResourceInvokeRequest{
 		Tok: "pulumi:pulumi:getResource", Args: mustStruct(t, map[string]any{"urn": resp.GetUrn()}),
@@ -191,7 +197,7 @@ func TestGetResourceBuiltin(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := mustStruct(t, map[string]any{
-		"urn": resp.GetUrn(), "id": "id-x", "provider": "prov::id", "state": map[string]any{"k": "v"},
+		"urn": resp.GetUrn(), "id": "id-x", "provider": provRef, "state": map[string]any{"k": "v"},
 	})
 	if !proto.Equal(inv.GetReturn(), want) {
 		t.Errorf("got %v", inv.GetReturn())

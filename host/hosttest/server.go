@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -128,6 +128,19 @@ func decodeRegistration(req *pulumirpc.RegisterResourceRequest) (Registration, e
 	if err != nil {
 		return Registration{}, fmt.Errorf("decoding inputs: %w", err)
 	}
+	provider, err := parseProvider(req.GetProvider())
+	if err != nil {
+		return Registration{}, err
+	}
+	var providerMap map[string]providers.Reference
+	for pkg, ref := range req.GetProviders() {
+		if providerMap == nil {
+			providerMap = map[string]providers.Reference{}
+		}
+		if providerMap[pkg], err = parseProvider(ref); err != nil {
+			return Registration{}, fmt.Errorf("providers[%s]: %w", pkg, err)
+		}
+	}
 	r := Registration{
 		Type:                       req.GetType(),
 		Name:                       req.GetName(),
@@ -135,20 +148,20 @@ func decodeRegistration(req *pulumirpc.RegisterResourceRequest) (Registration, e
 		Custom:                     req.GetCustom(),
 		Remote:                     req.GetRemote(),
 		Inputs:                     inputs,
-		Provider:                   req.GetProvider(),
-		Providers:                  maps.Clone(req.GetProviders()),
+		Provider:                   provider,
+		Providers:                  providerMap,
 		Dependencies:               wire.URNs(req.GetDependencies()),
-		AliasURNs:                  slices.Clone(req.GetAliasURNs()),
+		AliasURNs:                  wire.URNs(req.GetAliasURNs()),
 		AliasSpecs:                 req.GetAliasSpecs(),
 		IgnoreChanges:              slices.Clone(req.GetIgnoreChanges()),
 		ReplaceOnChanges:           slices.Clone(req.GetReplaceOnChanges()),
 		AdditionalSecretOutputs:    slices.Clone(req.GetAdditionalSecretOutputs()),
 		DeleteBeforeReplace:        req.GetDeleteBeforeReplace(),
 		DeleteBeforeReplaceDefined: req.GetDeleteBeforeReplaceDefined(),
-		DeletedWith:                req.GetDeletedWith(),
+		DeletedWith:                urn.URN(req.GetDeletedWith()),
 		Version:                    req.GetVersion(),
 		PluginDownloadURL:          req.GetPluginDownloadURL(),
-		ImportID:                   req.GetImportId(),
+		ImportID:                   resource.ID(req.GetImportId()),
 		HideDiffs:                  slices.Clone(req.GetHideDiffs()),
 		PackageRef:                 req.GetPackageRef(),
 		AcceptSecrets:              req.GetAcceptSecrets(),
@@ -308,10 +321,14 @@ func (s *monitorServer) ReadResource(
 	if strings.Count(req.GetType(), ":") != 2 || req.GetName() == "" || req.GetId() == "" {
 		return nil, status.Errorf(codes.InvalidArgument, "read of %q %q (ID %q): want a pkg:module:Type token, a name and an ID", req.GetType(), req.GetName(), req.GetId())
 	}
+	provider, err := parseProvider(req.GetProvider())
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
 	reg := Registration{
 		Type: req.GetType(), Name: req.GetName(), Parent: urn.URN(req.GetParent()), Custom: true, Read: true,
-		Inputs: props, Provider: req.GetProvider(), Dependencies: wire.URNs(req.GetDependencies()),
-		Version: req.GetVersion(), ImportID: req.GetId(), PackageRef: req.GetPackageRef(),
+		Inputs: props, Provider: provider, Dependencies: wire.URNs(req.GetDependencies()),
+		Version: req.GetVersion(), ImportID: resource.ID(req.GetId()), PackageRef: req.GetPackageRef(),
 		AcceptSecrets: req.GetAcceptSecrets(), AcceptResources: req.GetAcceptResources(),
 	}
 	if reg.URN, err = m.urnFor(reg.Parent, reg.Type, reg.Name); err != nil {
@@ -388,9 +405,13 @@ func (s *monitorServer) Invoke(
 	if req.GetTok() == "pulumi:pulumi:getResource" {
 		ret, err = s.getResource(args)
 	} else {
+		provider, perr := parseProvider(req.GetProvider())
+		if perr != nil {
+			return nil, status.Error(codes.InvalidArgument, perr.Error())
+		}
 		inv := Invocation{
-			Token: req.GetTok(), Args: args, Provider: req.GetProvider(), Version: req.GetVersion(),
-			DependsOn: slices.Clone(req.GetDependsOn()), Parent: req.GetParent(),
+			Token: req.GetTok(), Args: args, Provider: provider, Version: req.GetVersion(),
+			DependsOn: wire.URNs(req.GetDependsOn()), Parent: urn.URN(req.GetParent()),
 			Raw: proto.Clone(req).(*pulumirpc.ResourceInvokeRequest),
 		}
 		s.m.mu.Lock()
@@ -437,7 +458,7 @@ func (s *monitorServer) getResource(args property.Map) (property.Map, error) {
 	return property.NewMap(map[string]property.Value{
 		"urn":      property.New(string(reg.URN)),
 		"id":       property.New(string(reg.ID)),
-		"provider": property.New(reg.Provider),
+		"provider": property.New(providerString(reg.Provider)),
 		"state":    property.New(state),
 	}), nil
 }
@@ -447,14 +468,18 @@ func (s *monitorServer) Call(_ context.Context, req *pulumirpc.ResourceCallReque
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "decoding args: %v", err)
 	}
+	provider, err := parseProvider(req.GetProvider())
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
 	c := Call{
-		Token: req.GetTok(), Args: args, Provider: req.GetProvider(), Version: req.GetVersion(),
+		Token: req.GetTok(), Args: args, Provider: provider, Version: req.GetVersion(),
 		Raw: proto.Clone(req).(*pulumirpc.ResourceCallRequest),
 	}
 	if ad := req.GetArgDependencies(); len(ad) > 0 {
-		c.ArgDependencies = make(map[string][]string, len(ad))
+		c.ArgDependencies = make(map[string][]urn.URN, len(ad))
 		for k, v := range ad {
-			c.ArgDependencies[k] = slices.Clone(v.GetUrns())
+			c.ArgDependencies[k] = wire.URNs(v.GetUrns())
 		}
 	}
 	s.m.mu.Lock()
@@ -493,7 +518,7 @@ func (s *engineServer) Log(_ context.Context, req *pulumirpc.LogRequest) (*empty
 	s.m.mu.Lock()
 	defer s.m.mu.Unlock()
 	s.m.logs = append(s.m.logs, LogEntry{
-		Severity: req.GetSeverity(), Message: req.GetMessage(), URN: req.GetUrn(),
+		Severity: req.GetSeverity(), Message: req.GetMessage(), URN: urn.URN(req.GetUrn()),
 		StreamID: req.GetStreamId(), Ephemeral: req.GetEphemeral(),
 	})
 	return &emptypb.Empty{}, nil
@@ -520,4 +545,25 @@ func (s *engineServer) SetRootResource(
 // hook says otherwise: id "id-"+name, outputs = inputs without dependencies.
 func defaultRegister(reg Registration) (resource.ID, property.Map, error) {
 	return resource.ID("id-" + reg.Name), stripDeps(property.New(reg.Inputs)).AsMap(), nil
+}
+
+// parseProvider reads a provider reference, "<provider URN>::<ID>"; empty
+// is none.
+func parseProvider(s string) (providers.Reference, error) {
+	if s == "" {
+		return providers.Reference{}, nil
+	}
+	ref, err := providers.ParseReference(s)
+	if err != nil {
+		return providers.Reference{}, fmt.Errorf("provider reference %q: %w", s, err)
+	}
+	return ref, nil
+}
+
+// providerString writes a provider reference as the engine does; none is "".
+func providerString(ref providers.Reference) string {
+	if ref == (providers.Reference{}) {
+		return ""
+	}
+	return ref.String()
 }
