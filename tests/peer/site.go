@@ -40,8 +40,8 @@ type Site struct {
 // SiteArgs are a Site's inputs (components.SiteArgs).
 type SiteArgs struct {
 	IndexContent pulumi.StringInput            `pulumi:"indexContent"`
-	ErrorContent pulumi.StringInput            `pulumi:"errorContent"`
-	Pages        map[string]pulumi.StringInput `pulumi:"pages"`
+	ErrorContent pulumi.StringInput            `pulumi:"errorContent,optional"`
+	Pages        map[string]pulumi.StringInput `pulumi:"pages,optional"`
 }
 
 // PageSet is the sitekit:index:PageSet component.
@@ -55,7 +55,7 @@ type PageSet struct {
 type PageSetArgs struct {
 	Bucket pulumi.StringInput            `pulumi:"bucket"`
 	Pages  map[string]pulumi.StringInput `pulumi:"pages"`
-	Prefix string                        `pulumi:"prefix"`
+	Prefix string                        `pulumi:"prefix,optional"`
 }
 
 const defaultErrorPage = "<h1>Not found</h1>"
