@@ -18,7 +18,8 @@ import (
 )
 
 // crudCodec is the plugin server's gRPC codec. The values of Check and
-// Create, the two RPCs the engine sends for each new resource, go straight
+// Create, the two RPCs the engine sends for each new resource, and of
+// Diff, which it sends for each existing one, go straight
 // between protobuf bytes and property maps (internal/wire), without
 // structpb trees; their other fields, and every other message, go through
 // proto. On the wire nothing changes. Serve installs it with
@@ -67,25 +68,29 @@ var (
 	checkInputs    = fieldNum(&pulumirpc.CheckResponse{}, "inputs")
 	createInputs   = fieldNum(&pulumirpc.CreateRequest{}, "properties")
 	createOutputs  = fieldNum(&pulumirpc.CreateResponse{}, "properties")
+	diffOlds       = fieldNum(&pulumirpc.DiffRequest{}, "olds")
+	diffOldInputs  = fieldNum(&pulumirpc.DiffRequest{}, "old_inputs")
+	diffNews       = fieldNum(&pulumirpc.DiffRequest{}, "news")
 	crudReadOption = wire.UnmarshalOptions{} // as crudFromWire
 )
 
 // splitStructs reads message b's google.protobuf.Struct fields nums as
-// crudFromWire would, and returns the other fields' bytes, for proto. ok
-// is false where a Struct needs proto's reading (see wire.ReadMapBytes)
-// or a field of nums comes more than once: read b with proto then.
-func splitStructs(b []byte, nums ...protowire.Number) (maps []property.Map, rest []byte, ok bool) {
+// crudFromWire would, says which were there, and returns the other fields'
+// bytes, for proto. ok is false where a Struct needs proto's reading (see
+// wire.ReadMapBytes) or a field of nums comes more than once: read b with
+// proto then.
+func splitStructs(b []byte, nums ...protowire.Number) (maps []property.Map, seen []bool, rest []byte, ok bool) {
 	maps = make([]property.Map, len(nums))
-	seen := make([]bool, len(nums))
+	seen = make([]bool, len(nums))
 	rest = make([]byte, 0, 128)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		m := protowire.ConsumeFieldValue(num, typ, b[n:])
 		if m < 0 {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		i := slices.Index(nums, num)
 		if i < 0 {
@@ -94,16 +99,16 @@ func splitStructs(b []byte, nums ...protowire.Number) (maps []property.Map, rest
 			continue
 		}
 		if typ != protowire.BytesType || seen[i] {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		content, _ := protowire.ConsumeBytes(b[n:])
 		if maps[i], ok = wire.ReadMapBytes(content, crudReadOption); !ok {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		seen[i] = true
 		b = b[n+m:]
 	}
-	return maps, rest, true
+	return maps, seen, rest, true
 }
 
 // checkIn is a CheckRequest as crudCodec reads it: raw says olds and news
@@ -116,7 +121,7 @@ type checkIn struct {
 }
 
 func (c *checkIn) decode(b []byte) error {
-	maps, rest, ok := splitStructs(b, checkOlds, checkNews)
+	maps, _, rest, ok := splitStructs(b, checkOlds, checkNews)
 	if !ok {
 		return proto.Unmarshal(b, &c.req)
 	}
@@ -132,12 +137,39 @@ type createIn struct {
 }
 
 func (c *createIn) decode(b []byte) error {
-	maps, rest, ok := splitStructs(b, createInputs)
+	maps, _, rest, ok := splitStructs(b, createInputs)
 	if !ok {
 		return proto.Unmarshal(b, &c.req)
 	}
 	c.inputs, c.raw = maps[0], true
 	return proto.Unmarshal(rest, &c.req)
+}
+
+// diffIn is a DiffRequest as crudCodec reads it, as checkIn; oldInputs
+// are the old outputs where the request has none, as Diff reads them.
+type diffIn struct {
+	req                         pulumirpc.DiffRequest
+	oldOutputs, oldInputs, news property.Map
+	raw                         bool
+}
+
+func (c *diffIn) decode(b []byte) error {
+	maps, seen, rest, ok := splitStructs(b, diffOlds, diffOldInputs, diffNews)
+	if !ok {
+		return proto.Unmarshal(b, &c.req)
+	}
+	c.oldOutputs, c.oldInputs, c.news, c.raw = maps[0], maps[1], maps[2], true
+	if !seen[1] {
+		c.oldInputs = c.oldOutputs
+	}
+	return proto.Unmarshal(rest, &c.req)
+}
+
+func (s *server) rawDiff(ctx context.Context, in *diffIn) (any, error) {
+	if !in.raw {
+		return s.Diff(ctx, &in.req)
+	}
+	return s.diff(ctx, &in.req, in.oldOutputs, in.oldInputs, in.news)
 }
 
 func (s *server) rawCheck(ctx context.Context, in *checkIn) (any, error) {
@@ -201,8 +233,8 @@ func rawHandler[T any, PT interface {
 	}
 }
 
-// registerServer registers s on g with Check and Create on crudCodec's
-// path; g must have been made with crudServerOptions.
+// registerServer registers s on g with Check, Create and Diff on
+// crudCodec's path; g must have been made with crudServerOptions.
 func registerServer(g *grpc.Server, s *server) {
 	desc := pulumirpc.ResourceProvider_ServiceDesc
 	desc.Methods = slices.Clone(desc.Methods)
@@ -215,10 +247,13 @@ func registerServer(g *grpc.Server, s *server) {
 		case "Create":
 			desc.Methods[i].Handler = rawHandler(pulumirpc.ResourceProvider_Create_FullMethodName, (*server).rawCreate)
 			replaced++
+		case "Diff":
+			desc.Methods[i].Handler = rawHandler(pulumirpc.ResourceProvider_Diff_FullMethodName, (*server).rawDiff)
+			replaced++
 		}
 	}
-	if replaced != 2 {
-		panic(fmt.Sprintf("host: ResourceProvider has %d of the methods Check and Create", replaced))
+	if replaced != 3 {
+		panic(fmt.Sprintf("host: ResourceProvider has %d of the methods Check, Create and Diff", replaced))
 	}
 	g.RegisterService(&desc, s)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -21,7 +22,7 @@ name: test
 resources:
   test:index:Thing:
     inputProperties:
-      name: {type: string}
+      name: {type: string, replaceOnChanges: true}
       size: {type: integer, default: 3}
       password: {type: string, secret: true}
     properties:
@@ -201,6 +202,42 @@ func TestCrudCodecMatchesProto(t *testing.T) {
 				got, err = s.rawCreate(ctx, &cin)
 				if g := rawAnswerOf(t, got, err, &pulumirpc.CreateResponse{}); g != want {
 					t.Errorf("Create:\n raw: %s\nproto: %s", g, want)
+				}
+				for _, oldInputs := range []*structpb.Struct{nil, codecStruct(t, c.olds)} {
+					diff := &pulumirpc.DiffRequest{Urn: u, Name: "t", Type: "test:index:Thing", Id: "i-1",
+						Olds: codecStruct(t, c.olds.Set("ref", property.New("r"))), OldInputs: oldInputs, News: codecStruct(t, c.news),
+						IgnoreChanges: []string{"size"}}
+					if b, err = proto.Marshal(diff); err != nil {
+						t.Fatal(err)
+					}
+					b = mangle(b, diffNews)
+					var viaProtoDiff pulumirpc.DiffRequest
+					perr = proto.Unmarshal(b, &viaProtoDiff)
+					var din diffIn
+					if rerr := din.decode(b); fmt.Sprint(perr) != fmt.Sprint(rerr) {
+						t.Fatalf("decoding Diff: proto %v, raw %v", perr, rerr)
+					}
+					if perr != nil {
+						return
+					}
+					sorted := func(r *pulumirpc.DiffResponse, err error) string {
+						if r != nil {
+							slices.Sort(r.Diffs)
+						}
+						return answer(t, r, err)
+					}
+					want = sorted(s.Diff(ctx, &viaProtoDiff))
+					got, err := s.rawDiff(ctx, &din)
+					g := "error: " + fmt.Sprint(err)
+					if err == nil {
+						g = sorted(got.(*pulumirpc.DiffResponse), nil)
+					}
+					if g != want {
+						t.Errorf("Diff (old inputs %v):\n raw: %s\nproto: %s", oldInputs != nil, g, want)
+					}
+					if enc == "proto" && !din.raw {
+						t.Error("proto's own encoding of a Diff went to proto")
+					}
 				}
 				if enc == "proto" && (!in.raw || !cin.raw) {
 					t.Errorf("proto's own encoding went to proto (check raw=%v, create raw=%v)", in.raw, cin.raw)

@@ -92,6 +92,11 @@ func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	return s.diff(ctx, req, oldOutputs, oldInputs, news)
+}
+
+// diff is Diff after its values are read.
+func (s *server) diff(ctx context.Context, req *pulumirpc.DiffRequest, oldOutputs, oldInputs, news property.Map) (*pulumirpc.DiffResponse, error) {
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	d, err := s.p.diff(ctx, DiffRequest{
 		ResourceInfo: ri,
