@@ -38,6 +38,8 @@ type RealSample struct {
 	// Created is the resource count the CLI reported; Outputs the stack's.
 	Created int
 	Outputs map[string]any
+	// Reup is the second update, without changes, if the workload asked.
+	Reup *RealSample
 }
 
 // RealRunner runs `pulumi up` with the real CLI (tests/.deps/bin) on a YAML
@@ -156,20 +158,34 @@ func (r *RealRunner) Run(ctx context.Context, impl Impl, w Workload) (RealSample
 	if _, err := pulumi("stack", "init", "dev"); err != nil {
 		return RealSample{}, err
 	}
-	if err := clearDir(r.rusageDir); err != nil {
+	up := func() (RealSample, error) {
+		if err := clearDir(r.rusageDir); err != nil {
+			return RealSample{}, err
+		}
+		start := time.Now()
+		out, err := pulumi("up", "--yes", "--skip-preview", "--non-interactive")
+		if err != nil {
+			return RealSample{}, fmt.Errorf("%s %+v: %w", impl, w, err)
+		}
+		s := RealSample{Wall: time.Since(start)}
+		if m := createdLine.FindSubmatch(out); m != nil {
+			s.Created, _ = strconv.Atoi(string(m[1]))
+		}
+		if err := r.readUsage(impl, &s); err != nil {
+			return RealSample{}, fmt.Errorf("%s %+v: %w", impl, w, err)
+		}
+		return s, nil
+	}
+	s, err := up()
+	if err != nil {
 		return RealSample{}, err
 	}
-	start := time.Now()
-	out, err := pulumi("up", "--yes", "--skip-preview", "--non-interactive")
-	if err != nil {
-		return RealSample{}, fmt.Errorf("%s %+v: %w", impl, w, err)
-	}
-	s := RealSample{Wall: time.Since(start)}
-	if m := createdLine.FindSubmatch(out); m != nil {
-		s.Created, _ = strconv.Atoi(string(m[1]))
-	}
-	if err := r.readUsage(impl, &s); err != nil {
-		return RealSample{}, fmt.Errorf("%s %+v: %w", impl, w, err)
+	if w.Reup {
+		again, err := up()
+		if err != nil {
+			return RealSample{}, err
+		}
+		s.Reup = &again
 	}
 	outputs, err := pulumi("stack", "output", "--json")
 	if err != nil {

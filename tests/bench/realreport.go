@@ -68,6 +68,11 @@ func (r *RealResults) Targets() []Target {
 			add("context: `pulumi up` wall time ours/"+implTitle(h)+at, 0, k+".wall", Ours, h)
 		}
 	}
+	for _, n := range r.Config.Reup {
+		if r.has(Peer) {
+			add(fmt.Sprintf("context: provider CPU ours/Go SDK peer, second update without changes, %d pages", n), 0, realKey(1, n)+".reup.cpu", Ours, Peer)
+		}
+	}
 	for _, h := range Hosts {
 		if r.has(h) {
 			add("cold start (exec to port line) ours/"+implTitle(h), 1.0/3, "real.coldstart.port", Ours, h)
@@ -89,10 +94,10 @@ func (r *RealResults) Markdown() string {
 	}
 	w("\nEach deployment is `pulumi up --yes --skip-preview --non-interactive` of a YAML program (`runtime: yaml`) on a fresh stack in a file backend in a temporary directory, with `PULUMI_SKIP_CHECKPOINTS=true`, as a user runs it: one Site (or, in the scale series, many), its provider named by `plugins.providers` in Pulumi.yaml, sitekit configured with `mem://` storage. Implementations:\n\n")
 	w("- **ours**: the shipped plugin, serving Construct and the children's CRUD in one process.\n")
-	w("- **Go SDK peer**: `tests/peer`, the same plugin with Construct on the Go SDK's `provider.Construct`, also one process.\n")
+	w("- **Go SDK peer**: `tests/peer`, the same plugin with Construct on the Go SDK's `provider.Construct`, also one process, served by the SDK's `provider.Main`: its CRUD runs the host's code, but its requests and answers go through proto, where `host.Serve` reads and writes the values of Check, Create and Diff as bytes (`host/grpc_crudcodec.go`).\n")
 	w("- **TypeScript host**: the same Site, PageSet and children written in TypeScript on `componentProviderHost` (`tests/bench/peers/typescript`, package sitekitts, compiled with tsc beforehand and run with node; the host's analyzer reads the TypeScript source to infer the schema, on the first GetSchema or Construct of each process).\n")
 	w("- **Python host**: the same in Python on `component_provider_host` (`tests/bench/peers/python`, package sitekitpy, run with the virtualenv's python).\n\n")
-	w("The hosts serve Construct only: the Site's children (sitekit:index:Bucket, BucketObject) are served by a second process, ours, so their *provider* columns are Construct alone, and ours does more work in its one process than theirs does. Neither host serves methods (Call): Node's answers `unknown function`, Python's base provider raises; so Site.pageUrl is not compared, and neither host can type the Site's `bucket` output as a reference to another package's resource (their analyzers take resource types only from Pulumi package SDKs), so both declare it `Any`; it still travels as a resource reference. *Provider CPU* and *peak RSS* are the serving plugin process's whole life (`wait4` in `tests/bench/cmd/rusagewrap`); the YAML host also starts each plugin once more to read its schema, shown apart (*other processes*). *Wall time* is the CLI's, exec to exit. *Cold start* is the plugin started directly against a stub engine.\n\n")
+	w("The hosts serve Construct only: the Site's children (sitekit:index:Bucket, BucketObject) are served by a second process, ours, so their *provider* columns are Construct alone, and ours does more work in its one process than theirs does. Neither host serves methods (Call): Node's answers `unknown function`, Python's base provider raises; so Site.pageUrl is not compared, and neither host can type the Site's `bucket` output as a reference to another package's resource (their analyzers take resource types only from Pulumi package SDKs), so both declare it `Any`; it still travels as a resource reference. *Provider CPU* and *peak RSS* are the serving plugin process's whole life (`wait4` in `tests/bench/cmd/rusagewrap`); the YAML host also starts each plugin once more to read its schema, shown apart (*other processes*). *Wall time* is the CLI's, exec to exit. The *second update without changes* runs `pulumi up` again on the same stack: Construct again, and Check and Diff for every child. *Cold start* is the plugin started directly against a stub engine.\n\n")
 	w("Medians of %d round(s) at %s pages", r.Config.Rounds, joinInts(r.Config.Sizes))
 	if len(r.Config.BigSizes) > 0 {
 		w(", %d at %s pages", min(r.Config.BigRounds, r.Config.Rounds), joinInts(r.Config.BigSizes))
@@ -123,7 +128,7 @@ func (r *RealResults) Markdown() string {
 	}
 	w("\n|---|---|%s\n", strings.Repeat("---:|", len(r.Config.Impls)+len(others)))
 	for _, m := range r.Metrics {
-		if strings.HasPrefix(m.Key, "real.") && !strings.HasPrefix(m.Key, "real.1x") && !strings.HasPrefix(m.Key, "real.coldstart") {
+		if !strings.HasPrefix(m.Key, "real.1x") && !strings.HasPrefix(m.Key, "real.coldstart") {
 			continue // the scale series has a table of its own
 		}
 		if len(m.Samples) == 0 {
@@ -143,24 +148,28 @@ func (r *RealResults) Markdown() string {
 	w("\n### Scale (ours)\n\n")
 	w("Ours alone, one Site of N pages and many Sites of %d pages (10 children each). *Per resource* divides by the resources the provider registers (per Site: the Site, a Bucket, two Objects, a PageSet and the pages) and serves the CRUD of; *over the smallest* is the cost less that of the smallest workload (start-up, schema, the stack), per further resource. Flat columns mean linear cost.\n\n", r.Config.ScalePages)
 	w("| workload | resources | provider CPU (ms) | CPU per resource (µs) | CPU over the smallest per resource (µs) | peak RSS (MB) | RSS over the smallest per resource (KB) | wall (ms) | wall per resource (ms) | Go SDK peer CPU per resource (µs) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	base, baseCPU, baseOK := 0.0, 0.0, false
-	baseRes := 0
 	var rows []ScaleRow
 	for _, n := range r.sizes() {
 		rows = append(rows, ScaleRow{Sites: 1, Pages: n, Key: realKey(1, n)})
 	}
 	rows = append(rows, r.Scale...)
+	rows = slices.DeleteFunc(rows, func(row ScaleRow) bool {
+		_, ok := r.Metric(row.Key + ".cpu").Median(Ours)
+		return !ok
+	})
+	// The base is the workload with the fewest resources.
+	base, baseCPU, baseRes := 0.0, 0.0, 0
+	if len(rows) > 0 {
+		b := slices.MinFunc(rows, func(a, b ScaleRow) int { return a.Resources() - b.Resources() })
+		base, _ = r.Metric(b.Key + ".rss").Median(Ours)
+		baseCPU, _ = r.Metric(b.Key + ".cpu").Median(Ours)
+		baseRes = b.Resources()
+	}
 	for _, row := range rows {
-		cpu, ok := r.Metric(row.Key + ".cpu").Median(Ours)
-		if !ok {
-			continue
-		}
+		cpu, _ := r.Metric(row.Key + ".cpu").Median(Ours)
 		rss, _ := r.Metric(row.Key + ".rss").Median(Ours)
 		wall, _ := r.Metric(row.Key + ".wall").Median(Ours)
 		n := row.Resources()
-		if !baseOK {
-			base, baseCPU, baseRes, baseOK = rss, cpu, n, true
-		}
 		over, overCPU := "–", "–"
 		if n > baseRes {
 			over = fmtNum((rss-base)*1024/float64(n-baseRes), true)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 )
 
@@ -24,6 +25,8 @@ type RealConfig struct {
 	ScalePages int
 	// ColdStarts per round and implementation.
 	ColdStarts int
+	// Reup sizes (of Sizes) also get a second update without changes.
+	Reup []int
 	// Progress receives one line per measurement (optional).
 	Progress io.Writer
 }
@@ -34,7 +37,7 @@ func DefaultRealConfig() RealConfig {
 		Rounds: 5, Sizes: []int{1, 100, 1000}, BigSizes: []int{10000}, BigRounds: 1,
 		Impls:      []Impl{Ours, Peer, TypeScript, Python},
 		ScaleSites: []int{10, 100, 1000}, ScalePages: 6,
-		ColdStarts: 3,
+		ColdStarts: 3, Reup: []int{1000},
 	}
 }
 
@@ -121,6 +124,16 @@ func RunRealSuite(ctx context.Context, bins *Binaries, r *RealRunner, cfg RealCo
 	}
 	for _, n := range append(append([]int{}, cfg.Sizes...), cfg.BigSizes...) {
 		declare(1, n)
+		if slices.Contains(cfg.Reup, n) {
+			k := realKey(1, n) + ".reup"
+			what := fmt.Sprintf("second update without changes, Site with %d page(s)", n)
+			res.metric(k+".wall", "`pulumi up` wall time, "+what, "ms")
+			res.metric(k+".cpu", "provider CPU, "+what, "ms")
+			res.metric(k+".rss", "provider peak RSS, "+what, "MB")
+			res.metric(k+".crud_cpu", "CPU of the separate sitekit process serving the children's CRUD, "+what, "ms")
+			res.metric(k+".other_cpu", "CPU of the plugin's other processes (the YAML host's schema loads), "+what, "ms")
+			res.metric(k+".total_cpu", "CPU of all plugin processes, "+what, "ms")
+		}
 	}
 	for _, s := range cfg.ScaleSites {
 		res.Scale = append(res.Scale, ScaleRow{Sites: s, Pages: cfg.ScalePages, Key: declare(s, cfg.ScalePages)})
@@ -141,7 +154,8 @@ func RunRealSuite(ctx context.Context, bins *Binaries, r *RealRunner, cfg RealCo
 			impl, k, ms(s.Wall), ms(s.CPU), float64(s.MaxRSSKB)/1024, ms(s.CRUDCPU), ms(s.OtherCPU), s.Processes, s.Created)
 	}
 	run := func(impl Impl, sites, pages int) error {
-		s, err := r.Run(ctx, impl, Workload{Sites: sites, Pages: pages})
+		reup := sites == 1 && slices.Contains(cfg.Reup, pages)
+		s, err := r.Run(ctx, impl, Workload{Sites: sites, Pages: pages, Reup: reup})
 		if err != nil {
 			return err
 		}
@@ -149,6 +163,12 @@ func RunRealSuite(ctx context.Context, bins *Binaries, r *RealRunner, cfg RealCo
 			return fmt.Errorf("%s, %d Sites of %d pages: the CLI reported %d resources created, want %d", impl, sites, pages, s.Created, want)
 		}
 		record(impl, realKey(sites, pages), s)
+		if s.Reup != nil {
+			if s.Reup.Created != 0 {
+				return fmt.Errorf("%s, %d pages: the second update created %d resources", impl, pages, s.Reup.Created)
+			}
+			record(impl, realKey(sites, pages)+".reup", *s.Reup)
+		}
 		return nil
 	}
 

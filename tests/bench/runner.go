@@ -74,6 +74,9 @@ type Workload struct {
 	Pages   int  // pages per Site
 	Calls   int  // Site.pageUrl calls after construction
 	Preview bool // preview instead of update
+	// Reup, on the real engine, runs a second update without changes
+	// (Check and Diff of every resource, Construct again).
+	Reup bool
 }
 
 // Run deploys w with impl's plugin on a fresh stack.

@@ -55,6 +55,7 @@ func run() error {
 	impls := flag.String("real-impls", "ours,peer,typescript,python", "implementations on the real engine, ours first")
 	scaleSites := intsFlag(flag, "scale-sites", rcfg.ScaleSites, "Site counts of the scale series (ours, real engine)")
 	flag.IntVar(&rcfg.ScalePages, "scale-pages", rcfg.ScalePages, "pages per Site in the scale series")
+	reup := intsFlag(flag, "real-reup", rcfg.Reup, "page counts (of -real-sizes) that also get a second update without changes")
 	realProfile := flag.Int("real-profile", 0, "also profile ours and the peer on the real engine at this many pages (0: no)")
 	if err := flag.Parse(os.Args[1:]); err == goflag.ErrHelp {
 		return nil
@@ -64,14 +65,14 @@ func run() error {
 	if flag.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
-	rcfg.Sizes, rcfg.BigSizes, rcfg.ScaleSites = *realSizes, *bigSizes, *scaleSites
+	rcfg.Sizes, rcfg.BigSizes, rcfg.ScaleSites, rcfg.Reup = *realSizes, *bigSizes, *scaleSites, *reup
 	rcfg.Impls = nil
 	for _, name := range strings.Split(*impls, ",") {
 		rcfg.Impls = append(rcfg.Impls, bench.Impl(strings.TrimSpace(name)))
 	}
 	if *quick {
 		cfg.Rounds, cfg.Sizes, cfg.ConcurrentSites = 1, []int{1, 100}, 10
-		rcfg.Rounds, rcfg.Sizes, rcfg.BigSizes, rcfg.ScaleSites = 1, []int{1, 100}, nil, []int{10}
+		rcfg.Rounds, rcfg.Sizes, rcfg.BigSizes, rcfg.ScaleSites, rcfg.Reup = 1, []int{1, 100}, nil, []int{10}, []int{100}
 	}
 	if cfg.Rounds < 1 || rcfg.Rounds < 1 {
 		return fmt.Errorf("-rounds and -real-rounds must be at least 1")
