@@ -23,6 +23,14 @@ func implTitle(i Impl) string {
 	return string(i)
 }
 
+// med is the median of impl's samples of key, if there are any.
+func (r *RealResults) med(key string, impl Impl) (float64, bool) {
+	if m := r.Metric(key); m != nil {
+		return m.Median(impl)
+	}
+	return 0, false
+}
+
 func (r *RealResults) has(impl Impl) bool { return slices.Contains(r.Config.Impls, impl) }
 
 func (r *RealResults) sizes() []int {
@@ -41,11 +49,8 @@ func (r *RealResults) Targets() []Target {
 		ts = append(ts, Target{Name: name, Value: v, Limit: limit, OK: ok})
 	}
 	for _, n := range r.sizes() {
-		if n < 1000 {
-			continue
-		}
 		k, at := realKey(1, n), fmt.Sprintf(", %d pages", n)
-		if r.has(Peer) {
+		if r.has(Peer) && n >= 1000 {
 			add("provider CPU ours/Go SDK peer"+at, 0.5, k+".cpu", Ours, Peer)
 			limit := 0.0
 			if n >= 10000 {
@@ -63,6 +68,13 @@ func (r *RealResults) Targets() []Target {
 				continue
 			}
 			add("provider peak RSS ours/"+implTitle(h)+at, 1.0/3, k+".rss", Ours, h)
+			if m := r.Metric(k + ".rss"); m != nil {
+				v, ok := hostsTotalRSS(m, h)
+				ts = append(ts, Target{Name: "context: peak RSS ours/(" + implTitle(h) + " + its sitekit process)" + at, Value: v, OK: ok})
+			}
+			if n < 1000 {
+				continue
+			}
 			add("context: provider CPU ours (Construct and CRUD)/"+implTitle(h)+" (Construct only)"+at, 0, k+".cpu", Ours, h)
 			add("context: CPU of all plugin processes ours/"+implTitle(h)+at, 0, k+".total_cpu", Ours, h)
 			add("context: `pulumi up` wall time ours/"+implTitle(h)+at, 0, k+".wall", Ours, h)
@@ -154,28 +166,28 @@ func (r *RealResults) Markdown() string {
 	}
 	rows = append(rows, r.Scale...)
 	rows = slices.DeleteFunc(rows, func(row ScaleRow) bool {
-		_, ok := r.Metric(row.Key + ".cpu").Median(Ours)
+		_, ok := r.med(row.Key+".cpu", Ours)
 		return !ok
 	})
 	// The base is the workload with the fewest resources.
 	base, baseCPU, baseRes := 0.0, 0.0, 0
 	if len(rows) > 0 {
 		b := slices.MinFunc(rows, func(a, b ScaleRow) int { return a.Resources() - b.Resources() })
-		base, _ = r.Metric(b.Key + ".rss").Median(Ours)
-		baseCPU, _ = r.Metric(b.Key + ".cpu").Median(Ours)
+		base, _ = r.med(b.Key+".rss", Ours)
+		baseCPU, _ = r.med(b.Key+".cpu", Ours)
 		baseRes = b.Resources()
 	}
 	for _, row := range rows {
-		cpu, _ := r.Metric(row.Key + ".cpu").Median(Ours)
-		rss, _ := r.Metric(row.Key + ".rss").Median(Ours)
-		wall, _ := r.Metric(row.Key + ".wall").Median(Ours)
+		cpu, _ := r.med(row.Key+".cpu", Ours)
+		rss, _ := r.med(row.Key+".rss", Ours)
+		wall, _ := r.med(row.Key+".wall", Ours)
 		n := row.Resources()
 		over, overCPU := "–", "–"
 		if n > baseRes {
 			over = fmtNum((rss-base)*1024/float64(n-baseRes), true)
 			overCPU = fmtNum((cpu-baseCPU)*1000/float64(n-baseRes), true)
 		}
-		peer, pok := r.Metric(row.Key + ".cpu").Median(Peer)
+		peer, pok := r.med(row.Key+".cpu", Peer)
 		what := fmt.Sprintf("1 Site of %d pages", row.Pages)
 		if row.Sites > 1 {
 			what = fmt.Sprintf("%d Sites of %d pages", row.Sites, row.Pages)
@@ -185,6 +197,21 @@ func (r *RealResults) Markdown() string {
 	}
 	w("\n")
 	return b.String()
+}
+
+// hostsTotalRSS is the median over rounds of ours' peak RSS over the sum
+// of the host's and its sitekit process's, both alive for the whole update.
+func hostsTotalRSS(m *Metric, h Impl) (float64, bool) {
+	crud := m.Samples[h+".crud"]
+	ours, host := m.Samples[Ours], m.Samples[h]
+	if len(ours) == 0 || len(ours) != len(host) || len(host) != len(crud) {
+		return 0, false
+	}
+	rs := make([]float64, len(ours))
+	for i := range ours {
+		rs[i] = ours[i] / (host[i] + crud[i])
+	}
+	return median(rs)
 }
 
 func joinInts(xs []int) string {
