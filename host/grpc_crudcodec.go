@@ -18,13 +18,12 @@ import (
 )
 
 // crudCodec is the plugin server's gRPC codec. The values of Check and
-// Create, the two RPCs the engine sends for each new resource, and of
-// Diff, which it sends for each existing one, go straight
-// between protobuf bytes and property maps (internal/wire), without
-// structpb trees; their other fields, and every other message, go through
-// proto. On the wire nothing changes. Serve installs it with
-// registerServer; the methods of server, which NewServer returns, keep
-// the proto path.
+// Create, the two RPCs the engine sends for each new resource, are read
+// from the request bytes and written as answer bytes (internal/wire),
+// without structpb trees; so are Diff's requests, sent for each existing
+// resource. Other fields and messages go through proto. On the wire
+// nothing changes. Serve installs it with registerServer; the methods of
+// server, which NewServer returns, keep the proto path.
 type crudCodec struct{}
 
 var protoCodec = encoding.GetCodecV2("proto")
