@@ -41,6 +41,20 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	checked, failures, err := s.check(ctx, req, olds, news)
+	if err != nil {
+		return nil, err
+	}
+	inputs, err := s.toWire(checked)
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: failures}, nil
+}
+
+// check is Check after its values are read: req's other fields, olds and
+// news. It returns the checked inputs and the failures for the wire.
+func (s *server) check(ctx context.Context, req *pulumirpc.CheckRequest, olds, news property.Map) (property.Map, []*pulumirpc.CheckFailure, error) {
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	creq := CheckRequest{ResourceInfo: ri, OldInputs: olds, Inputs: news, RandomSeed: req.GetRandomSeed()}
 	if a := req.GetAutonaming(); a != nil {
@@ -54,13 +68,9 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 	}
 	resp, err := s.p().check(ctx, creq)
 	if err != nil {
-		return nil, errorToStatus(err, olds, news, ri.Config)
+		return property.Map{}, nil, errorToStatus(err, olds, news, ri.Config)
 	}
-	inputs, err := s.toWire(resp.Inputs)
-	if err != nil {
-		return nil, err
-	}
-	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(resp.Failures, news, resp.Inputs, olds, ri.Config)}, nil
+	return resp.Inputs, checkFailures(resp.Failures, news, resp.Inputs, olds, ri.Config), nil
 }
 
 func (s *server) info(u, name, typ string) ResourceInfo {
@@ -82,6 +92,11 @@ func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	return s.diff(ctx, req, oldOutputs, oldInputs, news)
+}
+
+// diff is Diff after its values are read.
+func (s *server) diff(ctx context.Context, req *pulumirpc.DiffRequest, oldOutputs, oldInputs, news property.Map) (*pulumirpc.DiffResponse, error) {
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	d, err := s.p().diff(ctx, DiffRequest{
 		ResourceInfo: ri,
@@ -113,19 +128,29 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 	if err != nil {
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
+	id, outputs, err := s.create(ctx, req, inputs)
+	if err != nil {
+		return nil, err
+	}
+	props, err := s.toWire(outputs)
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.CreateResponse{Id: string(id), Properties: props}, nil
+}
+
+// create is Create after its inputs are read; it returns the new
+// resource's ID and outputs.
+func (s *server) create(ctx context.Context, req *pulumirpc.CreateRequest, inputs property.Map) (resource.ID, property.Map, error) {
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
 	resp, err := s.p().create(ctx, CreateRequest{
 		ResourceInfo: ri,
 		Inputs:       inputs, Timeout: seconds(req.GetTimeout()),
 	}, req.GetPreview())
 	if err != nil {
-		return nil, s.crudError(err, inputs, ri.Config)
+		return "", property.Map{}, s.crudError(err, inputs, ri.Config)
 	}
-	props, err := s.toWire(resp.Outputs)
-	if err != nil {
-		return nil, err
-	}
-	return &pulumirpc.CreateResponse{Id: string(resp.ID), Properties: props}, nil
+	return resp.ID, resp.Outputs, nil
 }
 
 func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {

@@ -120,16 +120,16 @@ func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) er
 	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
 		Cancel: stopServing,
 		Init: func(g *grpc.Server) error {
-			pulumirpc.RegisterResourceProviderServer(g, srv)
+			registerServer(g, srv)
 			return nil
 		},
-		Options: []grpc.ServerOption{
+		Options: append(crudServerOptions(),
 			grpc.ChainUnaryInterceptor(srv.intercept),
 			// Static flow-control windows, as in monitorclient: dynamic ones
 			// make the server ping the engine after most requests.
 			grpc.InitialWindowSize(flowWindow),
-			grpc.InitialConnWindowSize(4 * flowWindow),
-		},
+			grpc.InitialConnWindowSize(4*flowWindow),
+		),
 	})
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
@@ -20,9 +21,14 @@ import (
 // UTF-8). Plain data is written straight to the bytes; signature objects
 // (secrets, unknowns, output values, references, assets, byte strings) are
 // built by MarshalMap's code and encoded by proto.
+//
+// Each message is written after a one-byte length, and moved if its
+// length needs more, so a byte may move once per enclosing message.
+// Below measureDepth maps and arrays deep, a value is measured first and
+// then written once, so that the cost stays linear however deep values go.
 func AppendMapField(b []byte, num protowire.Number, m property.Map, o MarshalOptions) ([]byte, error) {
 	a := appender{o: o}
-	b, err := a.mapField(b, num, m)
+	b, err := a.mapField(b, num, m, 0)
 	if err == nil {
 		err = a.refused
 	}
@@ -32,22 +38,11 @@ func AppendMapField(b []byte, num protowire.Number, m property.Map, o MarshalOpt
 	return b, nil
 }
 
-// appender writes property values as protobuf.
-type appender struct {
-	o MarshalOptions
-	// refused is the first thing proto would refuse to encode. MarshalMap
-	// would have met every error of its own first, so it is reported only
-	// when the whole map is written.
-	refused error
-}
+// measureDepth is how many maps and arrays deep values are written in one
+// pass; deeper ones are measured, then written.
+const measureDepth = 8
 
-func (a *appender) refuse(err error) {
-	if a.refused == nil {
-		a.refused = err
-	}
-}
-
-func (a *appender) mapField(b []byte, num protowire.Number, m property.Map) ([]byte, error) {
+func (a *appender) mapField(b []byte, num protowire.Number, m property.Map, depth int) ([]byte, error) {
 	b, start := openDelimited(b, num)
 	// In key order, as MarshalMap, so the same error comes first.
 	for k, v := range m.AllStable {
@@ -59,7 +54,7 @@ func (a *appender) mapField(b []byte, num protowire.Number, m property.Map) ([]b
 		b = protowire.AppendTag(b, entryKey, protowire.BytesType)
 		b = protowire.AppendString(b, k)
 		var err error
-		if b, err = a.value(b, entryValue, k, v); err != nil {
+		if b, err = a.value(b, entryValue, k, v, depth+1); err != nil {
 			return nil, err
 		}
 		b = closeDelimited(b, entry)
@@ -67,24 +62,23 @@ func (a *appender) mapField(b []byte, num protowire.Number, m property.Map) ([]b
 	return closeDelimited(b, start), nil
 }
 
-// value appends v, the value of (or inside) property key, as field num of
-// type google.protobuf.Value.
-func (a *appender) value(b []byte, num protowire.Number, key string, v property.Value) ([]byte, error) {
+// value appends v, the value of (or inside) property key, depth maps and
+// arrays deep, as field num of type google.protobuf.Value.
+func (a *appender) value(b []byte, num protowire.Number, key string, v property.Value, depth int) ([]byte, error) {
+	v = a.downgrade(v)
+	if depth >= measureDepth && (v.IsArray() || v.IsMap()) && !signed(v) {
+		a.sizes, a.signed, a.keys = a.sizes[:0], a.signed[:0], a.keys[:0]
+		a.next, a.nextSigned, a.nextKeys = 0, 0, 0
+		if _, err := a.measureValue(key, v); err != nil {
+			return nil, err
+		}
+		return a.exactValue(b, num, v), nil
+	}
 	var start int
 	b, start = openDelimited(b, num)
-	// The downgrades marshal makes first, for a receiver that takes no
-	// output values or no secrets: what is left may be plain.
-	if len(v.Dependencies()) > 0 && !a.o.OutputValues {
-		v = v.WithDependencies(nil)
-	}
-	if v.Secret() && !a.o.Secrets && len(v.Dependencies()) == 0 {
-		v = v.WithSecret(false)
-	}
 	var err error
 	switch {
-	case v.Secret() || len(v.Dependencies()) > 0 || v.IsComputed() ||
-		v.IsResourceReference() || v.IsAsset() || v.IsArchive() ||
-		v.IsString() && !utf8.ValidString(v.AsString()):
+	case signed(v):
 		var w *structpb.Value
 		if w, err = marshal(key, v, a.o); err == nil {
 			if out, perr := (proto.MarshalOptions{}).MarshalAppend(b, w); perr != nil {
@@ -109,13 +103,13 @@ func (a *appender) value(b []byte, num protowire.Number, key string, v property.
 		var list int
 		b, list = openDelimited(b, valueList)
 		for _, e := range v.AsArray().All {
-			if b, err = a.value(b, listValues, key, e); err != nil {
+			if b, err = a.value(b, listValues, key, e, depth+1); err != nil {
 				return nil, err
 			}
 		}
 		b = closeDelimited(b, list)
 	case v.IsMap():
-		b, err = a.mapField(b, valueStruct, v.AsMap())
+		b, err = a.mapField(b, valueStruct, v.AsMap(), depth)
 	default:
 		_, err = marshal(key, v, a.o) // its error for a value of no kind
 	}
@@ -144,6 +138,195 @@ func closeDelimited(b []byte, start int) []byte {
 	b = append(b, make([]byte, extra)...)
 	copy(b[start+extra:], b[start:start+n])
 	protowire.AppendVarint(b[:start-1], uint64(n))
+	return b
+}
+
+// appender writes property values as protobuf: in one pass, or, for a
+// deep value, in two over it in the same order: measure, then write.
+type appender struct {
+	o MarshalOptions
+	// refused is the first thing proto would refuse to encode. MarshalMap
+	// would have met every error of its own first, so it is reported only
+	// when the whole map is written.
+	refused error
+	// For the deep value being written: sizes are the content lengths of
+	// its nested messages, in the order the write opens them; signed the
+	// signature values marshal built, in order. next and nextSigned are
+	// the write's places in them.
+	sizes            []int
+	signed           []*structpb.Value
+	next, nextSigned int
+	// keys are each map's keys, sorted, in the order the write meets the
+	// maps.
+	keys     [][]string
+	nextKeys int
+}
+
+func (a *appender) refuse(err error) {
+	if a.refused == nil {
+		a.refused = err
+	}
+}
+
+// slot reserves the next nested message's length.
+func (a *appender) slot() int {
+	a.sizes = append(a.sizes, 0)
+	return len(a.sizes) - 1
+}
+
+// field is the length of a length-delimited field of num with n bytes.
+func field(num protowire.Number, n int) int { return protowire.SizeTag(num) + protowire.SizeBytes(n) }
+
+// measureMap measures a Struct holding m and returns its length.
+func (a *appender) measureMap(m property.Map) (int, error) {
+	s := a.slot()
+	n := 0
+	keys := make([]string, 0, m.Len())
+	for k := range m.All {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	a.keys = append(a.keys, keys)
+	for _, k := range keys {
+		v := m.Get(k)
+		e := a.slot()
+		vn, err := a.measureValue(k, v)
+		if err != nil {
+			return 0, err
+		}
+		a.sizes[e] = field(entryKey, len(k)) + field(entryValue, vn)
+		n += field(structFields, a.sizes[e])
+	}
+	a.sizes[s] = n
+	return n, nil
+}
+
+// downgrade makes the downgrades marshal makes first, for a receiver that
+// takes no output values or no secrets: what is left may be plain.
+func (a *appender) downgrade(v property.Value) property.Value {
+	if len(v.Dependencies()) > 0 && !a.o.OutputValues {
+		v = v.WithDependencies(nil)
+	}
+	if v.Secret() && !a.o.Secrets && len(v.Dependencies()) == 0 {
+		v = v.WithSecret(false)
+	}
+	return v
+}
+
+func signed(v property.Value) bool {
+	return v.Secret() || len(v.Dependencies()) > 0 || v.IsComputed() ||
+		v.IsResourceReference() || v.IsAsset() || v.IsArchive() ||
+		v.IsString() && !utf8.ValidString(v.AsString())
+}
+
+// measureValue measures a google.protobuf.Value holding v, the value of (or
+// inside) property key, and returns its length.
+func (a *appender) measureValue(key string, v property.Value) (int, error) {
+	s := a.slot()
+	v = a.downgrade(v)
+	var n int
+	switch {
+	case signed(v):
+		w, err := marshal(key, v, a.o)
+		if err != nil {
+			return 0, err
+		}
+		a.signed = append(a.signed, w)
+		n = proto.Size(w)
+	case v.IsNull():
+		n = protowire.SizeTag(valueNull) + protowire.SizeVarint(0)
+	case v.IsBool():
+		n = protowire.SizeTag(valueBool) + protowire.SizeVarint(protowire.EncodeBool(v.AsBool()))
+	case v.IsNumber():
+		n = protowire.SizeTag(valueNumber) + protowire.SizeFixed64()
+	case v.IsString():
+		n = field(valueString, len(v.AsString()))
+	case v.IsArray():
+		list := a.slot()
+		for _, e := range v.AsArray().All {
+			en, err := a.measureValue(key, e)
+			if err != nil {
+				return 0, err
+			}
+			a.sizes[list] += field(listValues, en)
+		}
+		n = field(valueList, a.sizes[list])
+	case v.IsMap():
+		mn, err := a.measureMap(v.AsMap())
+		if err != nil {
+			return 0, err
+		}
+		n = field(valueStruct, mn)
+	default:
+		if _, err := marshal(key, v, a.o); err != nil { // its error for a value of no kind
+			return 0, err
+		}
+	}
+	a.sizes[s] = n
+	return n, nil
+}
+
+func (a *appender) exactMap(b []byte, num protowire.Number, m property.Map) []byte {
+	b = a.open(b, num)
+	// In key order, as MarshalMap and measureMap.
+	keys := a.keys[a.nextKeys]
+	a.nextKeys++
+	for _, k := range keys {
+		v := m.Get(k)
+		if !utf8.ValidString(k) {
+			a.refuse(fmt.Errorf("property name %q is not valid UTF-8", k))
+		}
+		b = a.open(b, structFields)
+		b = protowire.AppendTag(b, entryKey, protowire.BytesType)
+		b = protowire.AppendString(b, k)
+		b = a.exactValue(b, entryValue, v)
+	}
+	return b
+}
+
+// exactValue appends v as field num of type google.protobuf.Value, with
+// the lengths measureValue measured.
+func (a *appender) exactValue(b []byte, num protowire.Number, v property.Value) []byte {
+	b = a.open(b, num)
+	v = a.downgrade(v)
+	switch {
+	case signed(v):
+		w := a.signed[a.nextSigned]
+		a.nextSigned++
+		if out, err := (proto.MarshalOptions{}).MarshalAppend(b, w); err != nil {
+			a.refuse(err) // b is then short of what was measured, and dropped
+		} else {
+			b = out
+		}
+	case v.IsNull():
+		b = protowire.AppendTag(b, valueNull, protowire.VarintType)
+		b = protowire.AppendVarint(b, 0)
+	case v.IsBool():
+		b = protowire.AppendTag(b, valueBool, protowire.VarintType)
+		b = protowire.AppendVarint(b, protowire.EncodeBool(v.AsBool()))
+	case v.IsNumber():
+		b = protowire.AppendTag(b, valueNumber, protowire.Fixed64Type)
+		b = protowire.AppendFixed64(b, math.Float64bits(v.AsNumber()))
+	case v.IsString():
+		b = protowire.AppendTag(b, valueString, protowire.BytesType)
+		b = protowire.AppendString(b, v.AsString())
+	case v.IsArray():
+		b = a.open(b, valueList)
+		for _, e := range v.AsArray().All {
+			b = a.exactValue(b, listValues, e)
+		}
+	case v.IsMap():
+		b = a.exactMap(b, valueStruct, v.AsMap())
+	}
+	return b
+}
+
+// open appends the tag of length-delimited field num and the length
+// measured for it.
+func (a *appender) open(b []byte, num protowire.Number) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(a.sizes[a.next]))
+	a.next++
 	return b
 }
 

@@ -16,11 +16,13 @@ import (
 )
 
 var shared struct {
-	once sync.Once
-	dir  string
-	bins *Binaries
-	r    *Runner
-	err  error
+	once  sync.Once
+	dir   string
+	deps  string
+	hosts bool // the TypeScript and Python peers are built
+	bins  *Binaries
+	r     *Runner
+	err   error
 }
 
 func TestMain(m *testing.M) {
@@ -39,8 +41,18 @@ func setup(tb testing.TB) (*Binaries, *Runner) {
 		if shared.dir, shared.err = os.MkdirTemp("", "polybench-test-"); shared.err != nil {
 			return
 		}
-		if shared.bins, shared.err = Build(context.Background(), filepath.Join(shared.dir, "bin")); shared.err != nil {
+		ctx := context.Background()
+		if shared.bins, shared.err = Build(ctx, filepath.Join(shared.dir, "bin")); shared.err != nil {
 			return
+		}
+		if shared.deps, shared.err = Deps(ctx); shared.err != nil {
+			return
+		}
+		if HaveHosts(shared.deps) {
+			if shared.err = BuildHosts(ctx, shared.bins, filepath.Join(shared.dir, "bin"), shared.deps); shared.err != nil {
+				return
+			}
+			shared.hosts = true
 		}
 		shared.r, shared.err = NewRunner(shared.bins, shared.dir)
 	})

@@ -31,7 +31,32 @@ const (
 	// the Go SDK (the peer's code) and served by host/gosdk,
 	// tests/bench/cmd/sitekit-gosdk.
 	OursGoSDK Impl = "ours-gosdk"
+	// TypeScript is Site on @pulumi/pulumi's componentProviderHost,
+	// tests/bench/peers/typescript, package sitekitts.
+	TypeScript Impl = "typescript"
+	// Python is Site on the Python SDK's component_provider_host,
+	// tests/bench/peers/python, package sitekitpy.
+	Python Impl = "python"
 )
+
+// Hosts are the language SDKs' component provider hosts. They serve only
+// Construct: the Site's children go to a sitekit plugin (ours), and they
+// have no methods.
+var Hosts = []Impl{TypeScript, Python}
+
+// Package is the Pulumi package impl's plugin serves.
+func (i Impl) Package() string {
+	switch i {
+	case TypeScript:
+		return "sitekitts"
+	case Python:
+		return "sitekitpy"
+	}
+	return "sitekit"
+}
+
+// IsHost reports whether impl is one of Hosts.
+func (i Impl) IsHost() bool { return i == TypeScript || i == Python }
 
 // Impls are the implementations the deployment measurements compare, in
 // report order.
@@ -57,13 +82,15 @@ type Binaries struct {
 	Wrapped map[Impl]string
 	// Direct is the real plugin, for cold-start timing.
 	Direct map[Impl]string
+	// Wrapper is the rusagewrap binary.
+	Wrapper string
 }
 
 // Build builds every implementation and the wrapper into dir. Run it from inside
 // the module.
 func Build(ctx context.Context, dir string) (*Binaries, error) {
-	b := &Binaries{Wrapped: map[Impl]string{}, Direct: map[Impl]string{}}
 	wrapper := filepath.Join(dir, "rusagewrap")
+	b := &Binaries{Wrapped: map[Impl]string{}, Direct: map[Impl]string{}, Wrapper: wrapper}
 	if err := goBuild(ctx, wrapper, wrapperPackage); err != nil {
 		return nil, err
 	}

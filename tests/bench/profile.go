@@ -77,6 +77,72 @@ func Profile(ctx context.Context, dir string, pages, runs int) (string, error) {
 	return b.String(), nil
 }
 
+// RealProfile deploys a Site with pages pages runs times on the real
+// engine (see RealRunner) with ours and the peer, each built as
+// tests/bench/cmd/sitekit-profiled serving Construct and the children's
+// CRUD in one process, and returns CPU and allocation profiles as pprof
+// text (Markdown). The profiles include the YAML host's schema loads, a
+// few milliseconds.
+func RealProfile(ctx context.Context, dir, deps string, pages, runs int) (string, error) {
+	real := filepath.Join(dir, "bin", "real", pluginName)
+	if err := goBuild(ctx, real, profiledPackage); err != nil {
+		return "", err
+	}
+	wrapped := filepath.Join(dir, "bin", pluginName)
+	if err := goBuild(ctx, wrapped, wrapperPackage); err != nil {
+		return "", err
+	}
+	bins := &Binaries{Wrapped: map[Impl]string{Ours: wrapped, Peer: wrapped}, Direct: map[Impl]string{}}
+	r, err := NewRealRunner(bins, dir, deps)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CPU and allocation profiles of the plugin on the real engine, Construct and the children's CRUD in one process, %d `pulumi up` of a Site with %d pages each (`polybench -real-profile %d`); frames as above, plus gRPC's server handler.\n\n", runs, pages, pages)
+	for _, impl := range []Impl{Ours, Peer} {
+		profDir := filepath.Join(dir, "profiles", string(impl))
+		if err := os.MkdirAll(profDir, 0o755); err != nil {
+			return "", err
+		}
+		r.Env = []string{"POLYBENCH_PROFILE_IMPL=" + string(impl), "POLYBENCH_PROFILE_DIR=" + profDir}
+		for range runs {
+			if _, err := r.Run(ctx, impl, Workload{Pages: pages}); err != nil {
+				return "", err
+			}
+		}
+		if err := pprofText(ctx, &b, string(impl)+", real engine", real, profDir, "polyhost|pulumi/sdk/v3/go/pulumi\\.|grpc\\.\\(\\*ClientConn\\)\\.Invoke$|grpc\\.\\(\\*Server\\)\\.processUnaryRPC$"); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}
+
+// pprofText appends the top CPU and allocation frames of the profiles in
+// profDir matching show.
+func pprofText(ctx context.Context, b *strings.Builder, title, binary, profDir, show string) error {
+	for _, kind := range []struct{ glob, index, title string }{
+		{"*.cpu.pprof", "", "CPU"},
+		{"*.allocs.pprof", "alloc_space", "allocated bytes"},
+	} {
+		files, err := filepath.Glob(filepath.Join(profDir, kind.glob))
+		if err != nil || len(files) == 0 {
+			return fmt.Errorf("no %s profiles in %s", kind.title, profDir)
+		}
+		args := []string{"tool", "pprof", "-top", "-cum", "-nodecount=40", "-show=" + show}
+		if kind.index != "" {
+			args = append(args, "-sample_index="+kind.index)
+		}
+		args = append(args, binary)
+		args = append(args, files...)
+		out, err := exec.CommandContext(ctx, "go", args...).Output()
+		if err != nil {
+			return fmt.Errorf("go tool pprof: %w", err)
+		}
+		fmt.Fprintf(b, "**%s, %s** (%d processes):\n\n```\n%s```\n\n", title, kind.title, len(files), trimPprof(string(out)))
+	}
+	return nil
+}
+
 // trimPprof drops pprof's header lines (file, build ID, time) and shortens
 // package paths.
 func trimPprof(out string) string {

@@ -11,8 +11,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/polyhost/polyhost/components"
-	"github.com/polyhost/polyhost/monitorclient"
 	"github.com/polyhost/polyhost/internal/engine"
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 // program is a consumer program written directly against the monitor, so
@@ -23,9 +23,11 @@ import (
 // calls Site.pageUrl on the first site that many times, one after the
 // other, timing each.
 type program struct {
-	Sites int
-	Pages int
-	Calls int
+	// Package serves the Site: sitekit, or a component host's package.
+	Package string
+	Sites   int
+	Pages   int
+	Calls   int
 
 	// Results.
 	Wall        time.Duration
@@ -54,11 +56,11 @@ func (p *program) Run(ctx context.Context, info engine.RunInfo) error {
 	// get it through the Site's providers map. So the component provider's
 	// CPU and RSS are those of Construct alone, as with a real component
 	// package whose children belong to other packages.
-	componentRef, err := registerProvider(ctx, c, stack.URN, "bench")
+	componentRef, err := registerProvider(ctx, c, stack.URN, p.Package, "bench")
 	if err != nil {
 		return err
 	}
-	childrenRef, err := registerProvider(ctx, c, stack.URN, "bench-children")
+	childrenRef, err := registerProvider(ctx, c, stack.URN, "sitekit", "bench-children")
 	if err != nil {
 		return err
 	}
@@ -74,7 +76,7 @@ func (p *program) Run(ctx context.Context, info engine.RunInfo) error {
 		}
 		g.Go(func() error {
 			var err error
-			siteURNs[i], p.Outputs[i], err = remoteSite(gctx, c, stack.URN, componentRef, childrenRef, name, p.Pages)
+			siteURNs[i], p.Outputs[i], err = remoteSite(gctx, c, stack.URN, componentRef, childrenRef, p.Package+":index:Site", name, p.Pages)
 			return err
 		})
 	}
@@ -105,12 +107,16 @@ func (p *program) Run(ctx context.Context, info engine.RunInfo) error {
 	return err
 }
 
-// registerProvider registers an explicit sitekit provider with mem://
-// storage and returns its reference.
-func registerProvider(ctx context.Context, c *monitorclient.Client, stack urn.URN, name string) (providers.Reference, error) {
+// registerProvider registers an explicit provider of pkg (sitekit's with
+// mem:// storage) and returns its reference.
+func registerProvider(ctx context.Context, c *monitorclient.Client, stack urn.URN, pkg, name string) (providers.Reference, error) {
+	inputs := property.Map{}
+	if pkg == "sitekit" {
+		inputs = property.NewMap(map[string]property.Value{"storageUrl": property.New("mem://")})
+	}
 	prov, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
-		Type: "pulumi:providers:sitekit", Name: name, Custom: true, Parent: stack,
-		Inputs: property.NewMap(map[string]property.Value{"storageUrl": property.New("mem://")}),
+		Type: "pulumi:providers:" + pkg, Name: name, Custom: true, Parent: stack,
+		Inputs: inputs,
 	})
 	if err != nil {
 		return providers.Reference{}, err
@@ -139,9 +145,9 @@ func siteInputs(pages int) property.Map {
 
 // remoteSite registers one Site as a remote component: one Construct, by
 // the component provider, whose custom children use the children's.
-func remoteSite(ctx context.Context, c *monitorclient.Client, stack urn.URN, componentRef, childrenRef providers.Reference, name string, pages int) (urn.URN, property.Map, error) {
+func remoteSite(ctx context.Context, c *monitorclient.Client, stack urn.URN, componentRef, childrenRef providers.Reference, typ, name string, pages int) (urn.URN, property.Map, error) {
 	resp, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
-		Type: components.SiteType, Name: name, Parent: stack, Remote: true,
+		Type: typ, Name: name, Parent: stack, Remote: true,
 		Provider:  componentRef,
 		Providers: map[string]providers.Reference{"sitekit": childrenRef},
 		Inputs:    siteInputs(pages),

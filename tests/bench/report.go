@@ -161,8 +161,9 @@ func fmtRatio(v float64, ok bool) string {
 
 // Markdown renders the results as docs/performance.md. command is the
 // command line that produced them; notes and profile are extra sections
-// (hand-written notes, profile output), left out when empty.
-func (r *Results) Markdown(m Machine, command, notes, profile string) string {
+// (hand-written notes, profile output), left out when empty; sections
+// (the real engine's) go after the embedded engine's results.
+func (r *Results) Markdown(m Machine, command, notes, profile string, sections ...string) string {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	w("# Performance\n\n")
@@ -174,9 +175,31 @@ func (r *Results) Markdown(m Machine, command, notes, profile string) string {
 	w("- CPU: %s, %d cores (GOMAXPROCS %d)\n", m.CPU, m.Cores, m.MaxProcs)
 	w("- Memory: %s; kernel: %s; Go: %s\n", m.Memory, m.Kernel, m.Go)
 	w("- Commit: %s\n", m.Commit)
-	w("- Load average (1, 5, 15 min) before: %s; after: %s. The machine is shared, so other work adds noise: compare ratios from one run, not absolute numbers across runs.\n\n", r.LoadAvgs[0], r.LoadAvgs[len(r.LoadAvgs)-1])
+	w("- ")
+	if len(r.LoadAvgs) > 0 {
+		w("Load average (1, 5, 15 min) before the embedded engine's runs: %s; after: %s. ", r.LoadAvgs[0], r.LoadAvgs[len(r.LoadAvgs)-1])
+	}
+	w("The machine is shared, so other work adds noise: compare ratios from one run, not absolute numbers across runs.\n\n")
+	if len(r.Metrics) > 0 {
+		r.embeddedMarkdown(w)
+	}
+	for _, sec := range sections {
+		w("%s\n", strings.TrimSpace(sec)+"\n")
+	}
+	if profile != "" {
+		w("## Profile\n\n%s\n", strings.TrimSpace(profile)+"\n")
+	}
+	w("## Notes\n\n%s\n\n", notesBegin)
+	if notes = strings.TrimSpace(notes); notes != "" {
+		w("%s\n\n", notes)
+	}
+	w("%s\n", notesEnd)
+	return b.String()
+}
 
-	w("## What is measured\n\n")
+func (r *Results) embeddedMarkdown(w func(string, ...any)) {
+	w("## Embedded engine\n\n")
+	w("### What is measured\n\n")
 	w("- **ours**: the shipped plugin, `provider/cmd/pulumi-resource-sitekit`.\n")
 	w("- **peer**: the same plugin with Construct of Site/PageSet and Call of Site.pageUrl replaced by the Go SDK's `provider.Construct`/`provider.Call` with a `pulumi.Context` implementation, served by the SDK's `provider.Main` (`tests/peer`); every other RPC is the same code.\n")
 	w("- **floor**: the same plugin with Construct of Site replaced by a bare monitor client (`monitorclient`, as ours uses) sending exactly the registrations ours sends (same names, parents, inputs, dependencies and outputs, all at once) and nothing else (`tests/bench/floor`), served like ours: without the Go SDK's program model, on one Go thread. This is the engine-bound limit: for wall time, and for the CPU a provider spends on the same Construct with the same client.\n")
@@ -187,7 +210,7 @@ func (r *Results) Markdown(m Machine, command, notes, profile string) string {
 	w("Every number is the median of %d round(s); in each round each implementation does each measurement once, in an order that rotates from round to round. Call round trips: %d calls per round after one warm-up call, timed by the program. Cold start: the plugin binary started directly with a stub engine address, %d times per round.\n\n",
 		r.Config.Rounds, max(r.Config.Calls-1, 0), r.Config.ColdStarts)
 
-	w("## Targets\n\n")
+	w("### Targets\n\n")
 	w("| target | measured | limit | met |\n|---|---:|---:|---|\n")
 	for _, t := range r.Targets() {
 		limit, met := fmt.Sprintf("%.2f", t.Limit), "no"
@@ -203,7 +226,7 @@ func (r *Results) Markdown(m Machine, command, notes, profile string) string {
 	}
 	w("\nThe *context* rows are not targets. The floors send the same registrations with a bare client and do nothing else, so floor/peer is the lowest provider CPU ratio a provider on our monitor client can reach; bounded floor/peer is what a bare client pays for keeping the bound with a plain semaphore. Ours with a thread per core/peer is the ratio without `host.Main`'s GOMAXPROCS; the Go SDK path/raw path rows are what `host/gosdk` costs.\n\n")
 
-	w("## Results (medians)\n\n")
+	w("### Results (medians)\n\n")
 	w("| measurement | unit | ours | peer | floor | bounded floor | ours, thread per core | ours, Go SDK path | ours/peer | ours/floor | ours/bounded floor |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, mt := range r.Metrics {
 		o, ook := mt.Median(Ours)
@@ -217,15 +240,6 @@ func (r *Results) Markdown(m Machine, command, notes, profile string) string {
 			fmtNum(o, ook), fmtNum(p, pok), fmtNum(f, fok), fmtNum(bf, bfok), fmtNum(all, allok), fmtNum(sdk, sdkok), ratio(p, pok), ratio(f, fok), ratio(bf, bfok))
 	}
 	w("\n")
-	if profile != "" {
-		w("## Profile\n\n%s\n", strings.TrimSpace(profile)+"\n")
-	}
-	w("## Notes\n\n%s\n\n", notesBegin)
-	if notes = strings.TrimSpace(notes); notes != "" {
-		w("%s\n\n", notes)
-	}
-	w("%s\n", notesEnd)
-	return b.String()
 }
 
 const (

@@ -13,8 +13,8 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
-	"github.com/polyhost/polyhost/tests/bench/internal/usage"
 	"github.com/polyhost/polyhost/internal/engine"
+	"github.com/polyhost/polyhost/tests/bench/internal/usage"
 )
 
 // RusageDirEnv is the environment variable the wrapper reads; Runner sets it
@@ -74,11 +74,25 @@ type Workload struct {
 	Pages   int  // pages per Site
 	Calls   int  // Site.pageUrl calls after construction
 	Preview bool // preview instead of update
+	// Reup, on the real engine, runs a second update without changes
+	// (Check and Diff of every resource, Construct again).
+	Reup bool
 }
 
 // Run deploys w with impl's plugin on a fresh stack.
 func (r *Runner) Run(ctx context.Context, impl Impl, w Workload) (Sample, error) {
 	plugin := r.bins.Wrapped[impl]
+	if plugin == "" {
+		return Sample{}, fmt.Errorf("%s was not built", impl)
+	}
+	if impl.IsHost() && w.Calls > 0 {
+		return Sample{}, fmt.Errorf("%s: component provider hosts serve no methods", impl)
+	}
+	plugins := map[string]string{"sitekit": plugin}
+	if impl.IsHost() {
+		// The children's provider is ours.
+		plugins = map[string]string{"sitekit": r.bins.Wrapped[Ours], impl.Package(): plugin}
+	}
 	r.seq++
 	dir := filepath.Join(r.work, fmt.Sprintf("run%04d", r.seq))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -91,14 +105,14 @@ func (r *Runner) Run(ctx context.Context, impl Impl, w Workload) (Sample, error)
 	e, err := engine.New(engine.Options{
 		Project: "bench", Stack: "dev",
 		StateFile: filepath.Join(dir, "state.json"),
-		Plugins:   map[string]string{"sitekit": plugin},
+		Plugins:   plugins,
 		Dir:       dir,
 		Stderr:    r.Stderr,
 	})
 	if err != nil {
 		return Sample{}, err
 	}
-	p := &program{Sites: max(w.Sites, 1), Pages: w.Pages, Calls: w.Calls}
+	p := &program{Package: impl.Package(), Sites: max(w.Sites, 1), Pages: w.Pages, Calls: w.Calls}
 	op := e.Up
 	if w.Preview {
 		op = e.Preview

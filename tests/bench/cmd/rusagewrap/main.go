@@ -9,6 +9,10 @@
 // children/<its own file name> instead, if there is one. The child learns
 // its role from $POLYBENCH_ROLE.
 //
+// With $POLYBENCH_RUSAGE_EVERY=1 every process has the role plugin and runs
+// real/<its own file name>; the record has its start time, and
+// <wrapper pid>.running exists in the directory until it is written.
+//
 // The engine sends SIGINT to the plugin's process group, which reaches the
 // child directly; the wrapper only waits for it.
 package main
@@ -21,6 +25,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/polyhost/polyhost/tests/bench/internal/usage"
 )
@@ -30,6 +35,7 @@ func main() {
 }
 
 func run() int {
+	start := time.Now()
 	self, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rusagewrap: %v\n", err)
@@ -37,7 +43,17 @@ func run() int {
 	}
 	dir := os.Getenv(usage.DirEnv)
 	role := usage.Component
-	if dir != "" {
+	if os.Getenv(usage.EveryEnv) == "1" {
+		role = usage.Plugin
+		if dir != "" {
+			running := filepath.Join(dir, fmt.Sprintf("%d%s", os.Getpid(), usage.RunningSuffix))
+			if err := os.WriteFile(running, nil, 0o644); err != nil {
+				fmt.Fprintf(os.Stderr, "rusagewrap: %v\n", err)
+				return 1
+			}
+			defer func() { _ = os.Remove(running) }()
+		}
+	} else if dir != "" {
 		if role, err = usage.Claim(dir); err != nil {
 			fmt.Fprintf(os.Stderr, "rusagewrap: %v\n", err)
 			return 1
@@ -69,6 +85,7 @@ func run() int {
 				UserNS:   syscall.TimevalToNsec(ru.Utime),
 				SystemNS: syscall.TimevalToNsec(ru.Stime),
 				MaxRSSKB: ru.Maxrss,
+				StartNS:  start.UnixNano(),
 			}
 			data, _ := json.Marshal(u)
 			name := filepath.Join(dir, fmt.Sprintf("%d.json", cmd.ProcessState.Pid()))
