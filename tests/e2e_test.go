@@ -16,8 +16,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/polyhost/polyhost/internal/engine"
-	"github.com/polyhost/polyhost/tests/langhost"
 	"github.com/polyhost/polyhost/polyup"
+	"github.com/polyhost/polyhost/tests/langhost"
 )
 
 func TestMain(m *testing.M) {

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
 )
 
 // testSchemaDirs hold the schemas the host's unit tests serve (those that
