@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/components"
@@ -16,11 +17,17 @@ import (
 )
 
 // bucketMock answers the custom children's registrations as the sitekit
-// backend would, without storage: a Bucket gets a name and an endpoint.
+// backend would, without storage: a Bucket gets a name and an endpoint, a
+// BucketObject a url.
 func bucketMock(r hosttest.Registration) (resource.ID, property.Map, error) {
 	outputs := r.Inputs
-	if r.Type == components.BucketType {
+	switch r.Type {
+	case components.BucketType:
 		outputs = outputs.Set("bucketName", property.New(r.Name+"-b")).Set("endpoint", property.New("mem://"+r.Name+"-b"))
+	case components.BucketObjectType:
+		if b, k := r.Inputs.Get("bucket"), r.Inputs.Get("key"); b.IsString() && k.IsString() {
+			outputs = outputs.Set("url", property.New("mem://"+b.AsString()+"/"+k.AsString()))
+		}
 	}
 	return resource.ID("id-" + r.Name), outputs, nil
 }
@@ -118,4 +125,99 @@ func TestSitePreviewAndBadInput(t *testing.T) {
 	if !errors.As(err, &ie) || len(ie.Properties) != 1 || ie.Properties[0].Path != "indexContent" {
 		t.Errorf("Site without indexContent: %v, want an input error naming indexContent", err)
 	}
+}
+
+// A Mirror reads the Site it is given through the engine (Resolve): its
+// own bucket is labelled with the source's URN, its index page redirects
+// to the source's url, and sourceUrl depends on the Site. A source that is
+// not a Site, or not registered, is a user's mistake naming source.
+func TestMirror(t *testing.T) {
+	t.Parallel()
+	h := harness(t)
+	ctx := context.Background()
+	site, err := h.Construct(ctx, hosttest.ConstructRequest{
+		Type: components.SiteType, Name: "s", Inputs: siteInputs(property.New("<h1>hi</h1>")),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := func(u urn.URN) property.Map {
+		ref := property.New(property.ResourceReference{URN: u}).WithDependencies([]urn.URN{u})
+		return property.NewMap(map[string]property.Value{"source": ref})
+	}
+	m, err := h.Construct(ctx, hosttest.ConstructRequest{Type: components.MirrorType, Name: "m", Inputs: source(site.URN)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]hosttest.Registration{}
+	for _, r := range h.Monitor.Registrations() {
+		byName[r.Name] = r
+	}
+	bucket, index := byName["m-bucket"], byName["m-index"]
+	if bucket.Parent != m.URN || bucket.Inputs.Get("labels").AsMap().Get("mirrorOf").AsString() != string(site.URN) {
+		t.Errorf("mirror bucket %+v, want a child of the mirror labelled with the site's URN", bucket)
+	}
+	want := `<meta http-equiv="refresh" content="0; url=mem://s-bucket-b/index.html">`
+	if got := index.Inputs.Get("content"); got.AsString() != want {
+		t.Errorf("mirror index content = %v, want %s", got, want)
+	}
+	src := m.Outputs.Get("sourceUrl")
+	if src.AsString() != "mem://s-bucket-b/index.html" || !slices.Contains(src.Dependencies(), site.URN) {
+		t.Errorf("sourceUrl = %v (depends on %v), want the site's url depending on the site", src, src.Dependencies())
+	}
+	if u := m.Outputs.Get("url"); u.AsString() != "mem://m-bucket-b/index.html" {
+		t.Errorf("url = %v, want the mirror's own index page", u)
+	}
+
+	for name, u := range map[string]urn.URN{
+		"m2": bucketURN(h, "s-bucket"),
+		"m3": urn.URN("urn:pulumi:dev::proj::sitekit:index:Site::nowhere"),
+	} {
+		_, err := h.Construct(ctx, hosttest.ConstructRequest{Type: components.MirrorType, Name: name, Inputs: source(u)})
+		var ie *host.InputError
+		if !errors.As(err, &ie) || len(ie.Properties) != 1 || ie.Properties[0].Path != "source" {
+			t.Errorf("mirror of %s: %v, want an input error naming source", u, err)
+		}
+	}
+}
+
+// In a preview, with the buckets' endpoints unknown, the Site's url is
+// unknown: so are the mirror's sourceUrl and its index page's content.
+func TestMirrorPreview(t *testing.T) {
+	t.Parallel()
+	h := harness(t, hosttest.WithDryRun(true), hosttest.WithPreviewUnknowns(func(r hosttest.Registration) []string {
+		if r.Type == components.BucketType {
+			return []string{"bucketName", "endpoint"}
+		}
+		return nil
+	}))
+	ctx := context.Background()
+	site, err := h.Construct(ctx, hosttest.ConstructRequest{
+		Type: components.SiteType, Name: "s", Inputs: siteInputs(property.New(property.Computed)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := h.Construct(ctx, hosttest.ConstructRequest{Type: components.MirrorType, Name: "m",
+		Inputs: property.NewMap(map[string]property.Value{"source": property.New(property.ResourceReference{URN: site.URN})})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src := m.Outputs.Get("sourceUrl"); !src.IsComputed() {
+		t.Errorf("sourceUrl = %v in a preview, want unknown", src)
+	}
+	for _, r := range h.Monitor.Registrations() {
+		if r.Name == "m-index" && !r.Inputs.Get("content").IsComputed() {
+			t.Errorf("mirror index content = %v in a preview, want unknown", r.Inputs.Get("content"))
+		}
+	}
+}
+
+func bucketURN(h *hosttest.Harness, name string) urn.URN {
+	for _, r := range h.Monitor.Registrations() {
+		if r.Name == name {
+			return r.URN
+		}
+	}
+	return ""
 }

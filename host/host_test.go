@@ -1276,20 +1276,7 @@ func TestBackendSeesProviderConfig(t *testing.T) {
 // Resolve.
 func TestComponentReadsProviderFromOptions(t *testing.T) {
 	t.Parallel()
-	mon := hosttest.Start(t)
-	mc, err := monitorclient.Dial(context.Background(), mon.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = mc.Close() })
-	prov, err := mc.RegisterResource(context.Background(), monitorclient.RegisterResourceRequest{
-		Type: "pulumi:providers:test", Name: "eu", Custom: true, Parent: urn.URN(mon.StackURN()),
-		Inputs: property.NewMap(map[string]property.Value{"region": property.New("eu-west")}),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+	p, err := host.New("test", host.WithSchema([]byte(schemaYAML)), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
 			ref, ok := c.Options().Providers["test"]
 			if !ok {
@@ -1301,18 +1288,31 @@ func TestComponentReadsProviderFromOptions(t *testing.T) {
 			}
 			return compOut{Shout: p.State.Get("region").AsString() + " " + string(ref.ID())}, nil
 		}))
-	req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})
-	req.Providers = map[string]string{"test": string(prov.URN) + "::" + string(prov.ID)}
-	resp, err := client.Construct(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := resp.GetState().GetFields()["shout"].GetStringValue(), "eu-west "+string(prov.ID); got != want {
+	h := hosttest.New(t, p)
+	ctx := context.Background()
+	eu, err := h.RegisterProvider(ctx, hosttest.ProviderRequest{Name: "eu",
+		Config: property.NewMap(map[string]property.Value{"region": property.New("eu-west")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := h.Construct(ctx, hosttest.ConstructRequest{Type: "test:index:Comp", Name: "c",
+		Inputs:    property.NewMap(map[string]property.Value{"greeting": property.New("hi")}),
+		Providers: map[string]providers.Reference{"test": eu}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := resp.Outputs.Get("shout").AsString(), "eu-west "+string(eu.ID()); got != want {
 		t.Errorf("shout = %q, want %q", got, want)
 	}
-	req = constructReq(mon, "test:index:Comp", "bad", map[string]any{"greeting": "hi"})
+
+	// A malformed reference on the wire is the engine's bug: InvalidArgument.
+	mon := hosttest.Start(t)
+	req := constructReq(mon, "test:index:Comp", "bad", map[string]any{"greeting": "hi"})
 	req.Providers = map[string]string{"test": "not-a-reference"}
-	if _, err := client.Construct(context.Background(), req); status.Code(err) != codes.InvalidArgument {
+	if _, err := serve(t, mon.Addr()).Construct(ctx, req); status.Code(err) != codes.InvalidArgument {
 		t.Errorf("malformed provider reference: %v, want InvalidArgument", err)
 	}
 }

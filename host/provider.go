@@ -13,6 +13,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 
 	"github.com/polyhost/polyhost/host/internal/hook"
+	"github.com/polyhost/polyhost/host/internal/instance"
 	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -61,6 +62,24 @@ func newProvider(name string) *Provider {
 		refTypes:   map[reflect.Type]string{},
 		maxProcs:   defaultMaxProcs,
 		monitors:   monitorclient.NewPool(),
+	}
+}
+
+func init() { instance.Fresh = func(p any) any { return p.(*Provider).fresh() } }
+
+// fresh is a new instance of p, as a second process of the same plugin
+// would be: the registrations and schema are shared (they are read-only
+// once New returns); configuration, engine and monitor connections and
+// warnings are its own. A field added to Provider belongs here if it is
+// set by an Option.
+func (p *Provider) fresh() *Provider {
+	return &Provider{
+		name: p.name, version: p.version, schema: p.schema,
+		components: p.components, resources: p.resources, methods: p.methods, functions: p.functions,
+		shapes: p.shapes, configShape: p.configShape, hooks: p.hooks, refTypes: p.refTypes,
+		onConfigure: p.onConfigure, parameterize: p.parameterize, param: p.param,
+		noSchema: p.noSchema, generating: p.generating, maxProcs: p.maxProcs,
+		monitors: monitorclient.NewPool(),
 	}
 }
 

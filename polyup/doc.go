@@ -12,8 +12,8 @@
 // program is built with go build, a TypeScript or JavaScript one runs on
 // the @pulumi/pulumi in its node_modules (npm install first), a Python one
 // on the virtualenv its Pulumi.yaml names (the `virtualenv` runtime
-// option). Inside the polyhost repository, tests/setup.sh's shared
-// installs stand in for a missing node_modules or virtualenv.
+// option), else on python3. Inside the polyhost repository, tests/setup.sh's
+// shared installs stand in for a missing node_modules or virtualenv.
 //
 // The command cmd/polyup is a compact `pulumi up` on the same engine
 // ([Main]). The engine follows the real engine's protocol and step rules;

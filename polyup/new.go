@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
-	"github.com/polyhost/polyhost/polyup/internal/starter"
+	"github.com/polyhost/polyhost/internal/starter"
 )
 
 const newUsage = `usage: polyup new [flags] <pkg> [dir]

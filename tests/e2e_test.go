@@ -101,6 +101,7 @@ func TestScripts(t *testing.T) {
 			for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"} {
 				env.Setenv(k, goEnv(k))
 			}
+			env.Setenv("npm_config_cache", npmCache())
 			env.Setenv("POLYHOST_NODE_MODULES", envOr("POLYHOST_NODE_MODULES", filepath.Join(repo, "tests", ".deps", "node", "node_modules")))
 			env.Setenv("POLYHOST_PYTHON", envOr("POLYHOST_PYTHON", filepath.Join(repo, "tests", ".deps", "venv", "bin", "python")))
 			return nil
@@ -129,6 +130,19 @@ func envOr(k, def string) string {
 		return v
 	}
 	return def
+}
+
+// npmCache is the caller's npm cache, for scripts that npm install (the
+// default is under HOME, which is the script's own).
+func npmCache() string {
+	if v := os.Getenv("npm_config_cache"); v != "" {
+		return v
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".npm")
 }
 
 func goEnv(k string) string {

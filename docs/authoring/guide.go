@@ -69,11 +69,7 @@ type Note struct{}
 // Create writes the note with the configured prefix: req.Config is the
 // configuration of the provider serving this resource.
 func (Note) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	text := req.Inputs.Get("text").AsString()
-	if prefix := req.Config.Get("prefix"); prefix.IsString() {
-		text = prefix.AsString() + text
-	}
-	outputs := property.NewMap(map[string]property.Value{"text": property.New(text)})
+	outputs := noteState(req.ResourceInfo, req.Inputs)
 	return host.CreateResponse{ID: resource.ID(req.URN.Name()), Outputs: outputs}, nil
 }
 
@@ -82,14 +78,27 @@ func (Note) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, 
 	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
-// Update is never called: a Note's text replaces it.
+// Update rewrites the note's text in place, with the prefix configured now.
 func (Note) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{}, fmt.Errorf("notes are replaced, not updated")
+	return host.UpdateResponse{Outputs: noteState(req.ResourceInfo, req.Inputs)}, nil
 }
 
-// Delete removes the note.
+// Delete removes the note. A pinned one stays: the error fails the delete.
 func (Note) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
+	if strings.HasPrefix(req.Inputs.Get("text").AsString(), "!") {
+		return host.DeleteResponse{}, fmt.Errorf("note %s is pinned", req.ID)
+	}
 	return host.DeleteResponse{}, nil
+}
+
+// noteState is a note's state: its text after the prefix of the provider
+// in info.
+func noteState(info host.ResourceInfo, inputs property.Map) property.Map {
+	text := inputs.Get("text").AsString()
+	if prefix := info.Config.Get("prefix"); prefix.IsString() {
+		text = prefix.AsString() + text
+	}
+	return property.NewMap(map[string]property.Value{"text": property.New(text)})
 }
 
 // WordCountArgs are the arguments of getWordCount.

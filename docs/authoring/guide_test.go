@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/docs/authoring"
@@ -93,6 +94,9 @@ func TestErrorsNameTheProperty(t *testing.T) {
 	if !errors.As(err, &inputErr) || inputErr.Properties[0].Path != "notes" {
 		t.Errorf("error %v, want an InputError on notes", err)
 	}
+	if want := "a board needs at least one note"; inputErr == nil || inputErr.Properties[0].Reason != want {
+		t.Errorf("error %v, want the reason %q", err, want)
+	}
 	// Configure has no failure list: the error's text names the property.
 	err = h.Configure(ctx, property.NewMap(map[string]property.Value{"prefix": property.New("a\nb")}))
 	if err == nil || !strings.Contains(err.Error(), "prefix: must be a single line") {
@@ -137,5 +141,72 @@ func TestCard(t *testing.T) {
 	var inputErr *host.InputError
 	if !errors.As(err, &inputErr) || inputErr.Properties[0].Path != "note" {
 		t.Errorf("error %v, want an InputError on note", err)
+	}
+}
+
+// Two differently configured providers side by side: each Board's Notes
+// are registered with the provider the program passed, and created by a
+// backend that sees that provider's prefix.
+func TestProvidersSideBySide(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	work, err := h.RegisterProvider(ctx, hosttest.ProviderRequest{Name: "work",
+		Config: property.NewMap(map[string]property.Value{"prefix": property.New("work: ")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := h.Construct(ctx, hosttest.ConstructRequest{Type: guide.BoardType, Name: "b",
+		Inputs:    boardInputs(property.New("Todo"), map[string]property.Value{"milk": property.New("buy milk")}),
+		Providers: map[string]providers.Reference{"guide": work}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Outputs.Get("texts").AsMap().Get("milk").AsString(); got != "work: buy milk" {
+		t.Errorf("texts.milk = %q, want the work provider's prefix", got)
+	}
+	for _, r := range h.Monitor.Registrations() {
+		if r.Type == guide.NoteType && r.Provider != work {
+			t.Errorf("%s has provider %v, want %v", r.URN, r.Provider, work)
+		}
+	}
+	home, err := h.Construct(ctx, hosttest.ConstructRequest{Type: guide.BoardType, Name: "home",
+		Inputs: boardInputs(property.New("Home"), map[string]property.Value{"milk": property.New("buy milk")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := home.Outputs.Get("texts").AsMap().Get("milk").AsString(); got != "buy milk" {
+		t.Errorf("texts.milk = %q on the default provider, want no prefix", got)
+	}
+}
+
+// A Note's lifecycle, as the engine drives its backend: create, an update
+// of its text, a refresh, and a delete, which a pinned note refuses.
+func TestNoteLifecycle(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	text := func(s string) property.Map {
+		return property.NewMap(map[string]property.Value{"text": property.New(s)})
+	}
+	note, err := h.Create(ctx, hosttest.CreateRequest{Type: guide.NoteType, Name: "n", Inputs: text("!call mum")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff, err := h.Diff(ctx, hosttest.UpdateRequest{Resource: note, Inputs: text("call dad")})
+	if err != nil || diff.Changes["text"] != host.DiffUpdate || len(diff.Replaces) > 0 {
+		t.Fatalf("diff = %+v, %v; want an update of text", diff, err)
+	}
+	if err := h.Delete(ctx, note); err == nil || !strings.Contains(err.Error(), "note n is pinned") {
+		t.Errorf("delete of a pinned note: %v, want it refused", err)
+	}
+	note, err = h.Update(ctx, hosttest.UpdateRequest{Resource: note, Inputs: text("call dad")})
+	if err != nil || note.Outputs.Get("text").AsString() != "call dad" {
+		t.Fatalf("update: %+v, %v", note, err)
+	}
+	read, err := h.Read(ctx, note)
+	if err != nil || read.ID != "n" || !read.Outputs.Equals(note.Outputs) {
+		t.Fatalf("read: %+v, %v; want %+v", read, err, note)
+	}
+	if err := h.Delete(ctx, note); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,27 +1,42 @@
 package guide_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/polyhost/polyhost/internal/starter"
 )
 
-// Every code block of docs/authoring.md is marked with the file it comes
-// from, and is in it: a Go block (`<!-- from: path -->`) as it stands in
-// the file, in order, with "..." for lines left out; a shell block
-// (`<!-- run: script -->`) command by command, each an exec or cd line of
-// the testscript that runs them (which may add flags).
+// Every code block of docs/authoring.md says above it where it comes from,
+// and is there:
+//
+//   - `<!-- from: PATH -->`: a file of this repository, as it stands, in
+//     order, with "..." for lines left out;
+//   - `<!-- new: PATH -->`: the same, from the package `polyup new greet`
+//     writes (rendered here from the starter's templates for greet);
+//   - `<!-- run: SCRIPT -->`: a shell block whose every line is an exec or
+//     cd line of the testscript, in order (the blocks of one script in the
+//     script's order too), after one normalisation of the script's lines:
+//     `exec ` is dropped, and so is ` -replace $REPO`, with which the
+//     script's `polyup new` builds the fresh module against this checkout.
 func TestGuideQuotes(t *testing.T) {
 	root := filepath.Join("..", "..")
 	guide, err := os.ReadFile(filepath.Join(root, "docs", "authoring.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	marker := regexp.MustCompile(`^<!-- (from|run): (\S+) -->$`)
+	rendered := filepath.Join(t.TempDir(), "greet")
+	if err := starter.Create(rendered, starter.Options{Pkg: "greet"}); err != nil {
+		t.Fatal(err)
+	}
+	marker := regexp.MustCompile(`^<!-- (from|new|run): (\S+) -->$`)
 	lines := strings.Split(string(guide), "\n")
+	ran := map[string]int{} // per script, the exec lines matched so far
 	blocks := 0
 	for i := 0; i < len(lines); i++ {
 		if !strings.HasPrefix(lines[i], "```") {
@@ -34,25 +49,29 @@ func TestGuideQuotes(t *testing.T) {
 		body := lines[start+1 : i]
 		m := marker.FindStringSubmatch(strings.TrimSpace(lines[max(start-1, 0)]))
 		if m == nil {
-			t.Errorf("authoring.md:%d: code block without a <!-- from: --> or <!-- run: --> line above it", start+1)
+			t.Errorf("authoring.md:%d: code block without a <!-- from: -->, <!-- new: --> or <!-- run: --> line above it", start+1)
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(m[2])))
+		path := filepath.Join(root, filepath.FromSlash(m[2]))
+		if m[1] == "new" {
+			path = filepath.Join(rendered, filepath.FromSlash(m[2]))
+		}
+		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Errorf("authoring.md:%d: %v", start+1, err)
 			continue
 		}
-		if m[1] == "from" {
+		if m[1] != "run" {
 			if err := quoted(string(src), body); err != "" {
 				t.Errorf("authoring.md:%d: not in %s: %s", start+1, m[2], err)
 			}
 			continue
 		}
-		for _, cmd := range body {
-			if cmd, _, _ = strings.Cut(cmd, "#"); strings.TrimSpace(cmd) != "" && !ranBy(string(src), cmd) {
-				t.Errorf("authoring.md:%d: %s does not run %q", start+1, m[2], strings.TrimSpace(cmd))
-			}
+		at, err := ranBy(execLines(string(src)), ran[m[2]], body)
+		if err != nil {
+			t.Errorf("authoring.md:%d: %s: %v", start+1, m[2], err)
 		}
+		ran[m[2]] = at
 	}
 	if blocks == 0 {
 		t.Fatal("no code blocks in docs/authoring.md")
@@ -85,24 +104,36 @@ func quoted(src string, body []string) string {
 	return ""
 }
 
-// ranBy says whether a script has an exec or cd line whose words contain
-// cmd's words in order.
-func ranBy(script, cmd string) bool {
-	want := strings.Fields(cmd)
+// execLines are a testscript's exec and cd lines, normalised as
+// TestGuideQuotes says.
+func execLines(script string) []string {
+	var out []string
 	for _, l := range strings.Split(script, "\n") {
-		l = strings.TrimPrefix(strings.TrimSpace(l), "! ")
-		if !strings.HasPrefix(l, "exec ") && !strings.HasPrefix(l, "cd ") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "exec "):
+			l = strings.TrimPrefix(l, "exec ")
+		case !strings.HasPrefix(l, "cd "):
 			continue
 		}
-		words, i := strings.Fields(strings.TrimPrefix(l, "exec ")), 0
-		for _, w := range words {
-			if i < len(want) && w == want[i] {
-				i++
-			}
-		}
-		if i == len(want) && words[0] == want[0] {
-			return true
-		}
+		out = append(out, strings.Replace(l, " -replace $REPO", "", 1))
 	}
-	return false
+	return out
+}
+
+// ranBy matches each command of a shell block to the next equal one of
+// lines, from lines[at]; it returns where the next block must start.
+func ranBy(lines []string, at int, cmds []string) (int, error) {
+	for _, cmd := range cmds {
+		i := slices.Index(lines[at:], cmd)
+		if i < 0 {
+			after := "its start"
+			if at > 0 {
+				after = fmt.Sprintf("%q", lines[at-1])
+			}
+			return at, fmt.Errorf("does not run %q after %s", cmd, after)
+		}
+		at += i + 1
+	}
+	return at, nil
 }

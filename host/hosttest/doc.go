@@ -1,17 +1,23 @@
-// Package hosttest tests components and methods written on package host,
-// from the author's own module: a fake engine on loopback (a real gRPC
-// ResourceMonitor and Engine) and a [Harness] that serves a provider
-// against it.
+// Package hosttest tests components, methods and custom resources written
+// on package host, from the author's own module: a fake engine on loopback
+// (a real gRPC ResourceMonitor and Engine) and a [Harness] that serves a
+// provider against it.
 //
 // Start with [New]: give it the provider (host.New) and options for the
 // fake engine ([WithDryRun] for a preview, [WithRegisterHook] for what
 // custom children's Create returns, [WithOwnResources] to run the
-// provider's own custom resources for its children, [WithInvokeHook] and [WithCallHook] for
-// functions and methods of other packages). [Harness.Construct] and
-// [Harness.Call] send what a program's engine sends and return outputs with
-// their secret, unknown and dependency markers; a user's mistake comes
-// back as a *host.InputError. [Monitor.Registrations] says what the
-// component registered: types, names, parents, inputs, options and
-// dependencies. [Start] runs the fake engine alone, for code that talks to
-// the engine through package monitorclient.
+// provider's own custom resources for its children, [WithParallel] for the
+// engine's parallel, [WithInvokeHook] and [WithCallHook] for functions and
+// methods of other packages). [Harness.Construct] and [Harness.Call] send
+// what a program's engine sends and return outputs with their secret,
+// unknown and dependency markers; a user's mistake comes back as a
+// *host.InputError. [Harness.RegisterProvider] registers an explicit
+// provider as a program does: a provider of the package gets an instance
+// of its own, configured, which serves what is given it.
+// [Harness.Create], [Harness.Diff], [Harness.Update], [Harness.Read] and
+// [Harness.Delete] drive a custom resource's backend as the engine does.
+// [Monitor.Registrations] says what the component registered: types,
+// names, parents, providers, inputs, options and dependencies. [Start] runs
+// the fake engine alone, for code that talks to the engine through
+// package monitorclient, and for programs (internal/runner's tests).
 package hosttest

@@ -157,6 +157,7 @@ type config struct {
 	dryRun           bool
 	registerHook     func(Registration) (resource.ID, property.Map, error)
 	ownResources     bool
+	parallel         int
 	previewUnknowns  func(Registration) []string
 	invokeHook       func(Invocation) (InvokeResult, error)
 	callHook         func(Call) (CallResult, error)

@@ -59,7 +59,7 @@ func nodeModulesDir(getenv func(string) string, hint string) (string, error) {
 	}
 	run := filepath.Join(dir, "@pulumi", "pulumi", "cmd", "run", "index.js")
 	if _, err := os.Stat(run); err != nil {
-		return "", fmt.Errorf("%w: @pulumi/pulumi not found in %s (%s; set %s to override)", ErrDepsMissing, dir, from, EnvNodeModules)
+		return "", fmt.Errorf("%w: @pulumi/pulumi not found in %s (%s; set %s to override, or run bash tests/setup.sh)", ErrDepsMissing, dir, from, EnvNodeModules)
 	}
 	return filepath.Abs(dir)
 }
@@ -80,7 +80,7 @@ func pythonPath(getenv func(string) string, hint string) (string, error) {
 		py, from = filepath.Join(deps, "venv", "bin", "python"), "default location"
 	}
 	if _, err := os.Stat(py); err != nil {
-		return "", fmt.Errorf("%w: Python interpreter %s not found (%s; set %s to override)", ErrDepsMissing, py, from, EnvPython)
+		return "", fmt.Errorf("%w: Python interpreter %s not found (%s; set %s to override, or run bash tests/setup.sh)", ErrDepsMissing, py, from, EnvPython)
 	}
 	return filepath.Abs(py)
 }

@@ -8,9 +8,12 @@
 // starts the program with the command line and environment of
 // pulumi-language-go, -nodejs or -python and waits for it.
 //
-// Node and Python programs need the test dependencies installed by
-// `bash tests/setup.sh` (tests/.deps, or POLYHOST_NODE_MODULES and
-// POLYHOST_PYTHON); without them Run fails with [ErrDepsMissing]. A program
+// Node and Python programs run on their own dependencies: the
+// @pulumi/pulumi in their node_modules (npm install), the virtualenv their
+// Pulumi.yaml names, else python3. Where a program has none, the shared
+// installs of `bash tests/setup.sh` stand in (POLYHOST_NODE_MODULES and
+// POLYHOST_PYTHON, or tests/.deps inside this repository); without either
+// Run fails with [ErrDepsMissing], saying what is missing. A program
 // that exits non-zero fails with an [*ExitError] carrying its exit status and
 // the tail of its stderr, secret config values redacted. Set
 // POLYHOST_RUNNER_VERBOSE=1 to copy program output to stderr as it runs.

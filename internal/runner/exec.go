@@ -54,9 +54,10 @@ func (e *ExitError) Error() string {
 	return b.String()
 }
 
-// ErrDepsMissing is wrapped by the error Run returns when the Node or Python
-// test dependencies are not installed.
-var ErrDepsMissing = errors.New("test dependencies missing: run `bash tests/setup.sh`")
+// ErrDepsMissing is wrapped by the error Run returns when a Node or Python
+// program's dependencies (@pulumi/pulumi, the pulumi package) are not
+// installed; the message says where they were looked for.
+var ErrDepsMissing = errors.New("the program's dependencies are missing")
 
 // launch is one program process to start and wait for.
 type launch struct {

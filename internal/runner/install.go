@@ -17,11 +17,12 @@ import (
 // `pulumi package add`) asks pulumi-language-<runtime> to, but offline, from
 // the shared installs of tests/setup.sh:
 //
-//   - nodejs: links the shared packages and the program's `file:`
-//     dependencies into node_modules (a run does the same), then runs each
-//     `file:` dependency's preinstall, install and postinstall scripts in its
-//     folder with the shared .bin on PATH, as npm does: the local SDK of
-//     `pulumi package add` compiles itself in its postinstall;
+//   - nodejs: links the program's `file:` dependencies into node_modules,
+//     with the shared packages unless the program has an @pulumi/pulumi of
+//     its own (npm install), then runs each `file:` dependency's
+//     preinstall, install and postinstall scripts in its folder with that
+//     node_modules' .bin on PATH, as npm does: the local SDK of `pulumi
+//     package add` compiles itself in its postinstall;
 //   - python: with the runtime option `virtualenv`, creates that virtualenv
 //     on top of the shared one (a .pth file adds the shared site-packages)
 //     and pip installs requirements.txt into it, with no index; without the
@@ -47,11 +48,11 @@ func Install(ctx context.Context, runtime, root, programDir string, opts map[str
 var npmInstallScripts = []string{"preinstall", "install", "postinstall"}
 
 func installNode(ctx context.Context, s spec, stdout, stderr io.Writer) error {
-	shared, local, err := linkSharedNodePackages(s.pwd, os.Getenv)
+	modules, local, err := nodeInstall(s.pwd)
 	if err != nil {
 		return fmt.Errorf("nodejs program in %s: %w", s.pwd, err)
 	}
-	env := prependPath(os.Environ(), filepath.Join(shared, ".bin"))
+	env := prependPath(os.Environ(), filepath.Join(modules, ".bin"))
 	for _, name := range slices.Sorted(maps.Keys(local)) {
 		dir := local[name]
 		scripts, err := npmScripts(dir)
@@ -73,6 +74,22 @@ func installNode(ctx context.Context, s spec, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// nodeInstall links the program's `file:` dependencies (by name, to their
+// folders) into its node_modules: into its own install if it has one
+// (whose node_modules it returns), else with the shared packages (and it
+// returns the shared node_modules).
+func nodeInstall(pwd string) (string, map[string]string, error) {
+	own := ownPulumiPackage(pwd, os.Getenv)
+	if own == "" {
+		return linkSharedNodePackages(pwd, os.Getenv)
+	}
+	local, err := localNodePackages(pwd)
+	if err != nil {
+		return "", nil, err
+	}
+	return filepath.Dir(filepath.Dir(own)), local, linkNodePackages(pwd, local)
 }
 
 // npmScripts reads the "scripts" of dir/package.json.

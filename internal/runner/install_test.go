@@ -87,3 +87,80 @@ func TestInstallPythonVirtualenv(t *testing.T) {
 		t.Errorf("imported probe and pulumi from %q (%v), want the program's virtualenv, then the shared one", where, err)
 	}
 }
+
+// A program with an @pulumi/pulumi of its own (npm install) has its
+// `file:` dependencies linked into its own node_modules and their scripts
+// run with its own .bin on PATH; the shared packages are not linked in.
+func TestInstallNodeOwnModules(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"package.json": `{"dependencies": {"@pulumi/pulumi": "^3", "local": "file:./local"}}`,
+		"node_modules/@pulumi/pulumi/cmd/run/index.js": "",
+		"node_modules/.bin/own-build":                  "#!/bin/sh\necho own > built\n",
+		"local/package.json":                           `{"name": "local", "scripts": {"postinstall": "own-build"}}`,
+	})
+	if err := os.Chmod(filepath.Join(dir, "node_modules", ".bin", "own-build"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := Install(testCtx(t), "nodejs", dir, dir, nil, &stdout, &stderr); err != nil {
+		t.Fatalf("Install: %v\nstderr: %s", err, stderr.String())
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "local", "built")); err != nil || string(got) != "own\n" {
+		t.Errorf("the postinstall ran with %q (%v), want the program's own .bin", got, err)
+	}
+	if target, err := os.Readlink(filepath.Join(dir, "node_modules", "local")); err != nil || target != filepath.Join(dir, "local") {
+		t.Errorf("node_modules/local links to %q (%v), want %s", target, err, filepath.Join(dir, "local"))
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "node_modules", "typescript")); err == nil {
+		t.Error("the shared typescript was linked into a program with its own install")
+	}
+}
+
+// The program's own @pulumi/pulumi is found as require.resolve finds it: a
+// real directory, or a link the user made (pnpm, npm link), in the
+// program's node_modules or an ancestor's. A link in the program's
+// node_modules to the shared install is ours, not the program's.
+func TestOwnPulumiPackage(t *testing.T) {
+	t.Parallel()
+	fake := func(modules string) string {
+		writeFiles(t, modules, map[string]string{"@pulumi/pulumi/cmd/run/index.js": ""})
+		return filepath.Join(modules, "@pulumi", "pulumi")
+	}
+	link := func(target, modules string) string {
+		pkg := filepath.Join(modules, "@pulumi", "pulumi")
+		if err := os.MkdirAll(filepath.Dir(pkg), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, pkg); err != nil {
+			t.Fatal(err)
+		}
+		return pkg
+	}
+	shared := filepath.Join(t.TempDir(), "node_modules")
+	sharedPkg := fake(shared)
+	pnpm := fake(filepath.Join(t.TempDir(), ".pnpm", "node_modules"))
+	getenv := func(k string) string {
+		if k == EnvNodeModules {
+			return shared
+		}
+		return ""
+	}
+	for name, tc := range map[string]func(prog string) string{
+		"none":              func(prog string) string { return "" },
+		"own directory":     func(prog string) string { return fake(filepath.Join(prog, "node_modules")) },
+		"user's link":       func(prog string) string { return link(pnpm, filepath.Join(prog, "node_modules")) },
+		"our link":          func(prog string) string { link(sharedPkg, filepath.Join(prog, "node_modules")); return "" },
+		"ancestor's":        func(prog string) string { return fake(filepath.Join(filepath.Dir(prog), "node_modules")) },
+		"ancestor's a link": func(prog string) string { return link(sharedPkg, filepath.Join(filepath.Dir(prog), "node_modules")) },
+	} {
+		prog := filepath.Join(t.TempDir(), "prog")
+		if err := os.MkdirAll(prog, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		want := tc(prog)
+		if got := ownPulumiPackage(prog, getenv); got != want {
+			t.Errorf("%s: ownPulumiPackage = %q, want %q", name, got, want)
+		}
+	}
+}

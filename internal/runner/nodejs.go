@@ -128,7 +128,7 @@ func parseConfigKey(k string) (string, string, error) {
 // install` links them), so the program (and the TypeScript type checker)
 // load the very copy that runs it.
 func nodeRunScript(pwd string, getenv func(string) string) (string, error) {
-	if own := ownPulumiPackage(pwd); own != "" {
+	if own := ownPulumiPackage(pwd, getenv); own != "" {
 		return filepath.Join(own, "cmd", "run", "index.js"), nil
 	}
 	shared, _, err := linkSharedNodePackages(pwd, getenv)
@@ -161,16 +161,22 @@ func linkSharedNodePackages(pwd string, getenv func(string) string) (string, map
 	return shared, local, linkNodePackages(pwd, links)
 }
 
-// ownPulumiPackage finds an installed @pulumi/pulumi in pwd/node_modules (a
-// real directory, not one of our links) or in an ancestor's node_modules.
-func ownPulumiPackage(pwd string) string {
+// ownPulumiPackage finds the program's own @pulumi/pulumi, in
+// pwd/node_modules or an ancestor's, as require.resolve would. A symbolic
+// link there is the program's too (pnpm and npm link make them), unless it
+// is one of ours: a link in pwd/node_modules to the shared install's
+// @pulumi/pulumi, which linkSharedNodePackages made and renews on every
+// run (so it follows POLYHOST_NODE_MODULES rather than pinning the program
+// to the install of its first run).
+func ownPulumiPackage(pwd string, getenv func(string) string) string {
+	ours := ""
+	if shared, err := nodeModulesDir(getenv, pwd); err == nil {
+		ours = filepath.Join(shared, "@pulumi", "pulumi")
+	}
 	for dir := pwd; ; {
 		pkg := filepath.Join(dir, "node_modules", "@pulumi", "pulumi")
-		if fi, err := os.Lstat(pkg); err == nil {
-			isLink := fi.Mode()&fs.ModeSymlink != 0
-			if _, err := os.Stat(filepath.Join(pkg, "cmd", "run", "index.js")); err == nil && !(isLink && dir == pwd) {
-				return pkg
-			}
+		if _, err := os.Stat(filepath.Join(pkg, "cmd", "run", "index.js")); err == nil && !(dir == pwd && isLinkTo(pkg, ours)) {
+			return pkg
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -180,10 +186,16 @@ func ownPulumiPackage(pwd string) string {
 	}
 }
 
+// isLinkTo says whether path is a symbolic link to target.
+func isLinkTo(path, target string) bool {
+	dest, err := os.Readlink(path)
+	return err == nil && target != "" && dest == target
+}
+
 // linkLocalNodePackages links the `file:` dependencies of a program without
 // an install of its own into pwd/node_modules (see nodeRunScript).
-func linkLocalNodePackages(pwd string) error {
-	if ownPulumiPackage(pwd) != "" {
+func linkLocalNodePackages(pwd string, getenv func(string) string) error {
+	if ownPulumiPackage(pwd, getenv) != "" {
 		return nil
 	}
 	links, err := localNodePackages(pwd)

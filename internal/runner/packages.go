@@ -50,7 +50,7 @@ func ProgramPackages(ctx context.Context, runtime, root, programDir string, opts
 	var err error
 	switch runtime {
 	case "nodejs":
-		if err = linkLocalNodePackages(programDir); err == nil {
+		if err = linkLocalNodePackages(programDir, os.Getenv); err == nil {
 			err = nodePackages(filepath.Join(programDir, "node_modules"), &out, map[string]bool{})
 		}
 	case "go":

@@ -70,13 +70,16 @@ func (p *pythonProgram) Run(ctx context.Context, info engine.RunInfo) error {
 	}.run(ctx)
 	var exitErr *ExitError
 	if errors.As(err, &exitErr) && strings.Contains(exitErr.Stderr, "the Pulumi SDK has not been installed") {
-		return fmt.Errorf("%w (interpreter %s)\n%w", ErrDepsMissing, py, err)
+		return fmt.Errorf("%w: the interpreter %s has no pulumi package\n%w", ErrDepsMissing, py, err)
 	}
 	return err
 }
 
 // interpreter picks the program's own virtualenv (runtime option
-// `virtualenv`, relative to the root) if it exists, else the shared one.
+// `virtualenv`, relative to the root) if it exists. Else the shared one
+// stands in (POLYHOST_PYTHON, or inside this repository tests/.deps); a
+// program elsewhere gets python3 from PATH if it names no virtualenv, and
+// an error naming the missing one if it does.
 func (p *pythonProgram) interpreter() (string, error) {
 	venv, err := p.spec.stringOpt("virtualenv")
 	if err != nil {
@@ -89,6 +92,9 @@ func (p *pythonProgram) interpreter() (string, error) {
 		py := filepath.Join(venv, "bin", "python")
 		if _, err := os.Stat(py); err == nil {
 			return py, nil
+		}
+		if _, err := depsDir(p.spec.pwd); err != nil && os.Getenv(EnvPython) == "" {
+			return "", fmt.Errorf("%w: Pulumi.yaml names the virtualenv %s (runtime option virtualenv), which does not exist: create it with the pulumi package in it (pulumi install does)", ErrDepsMissing, venv)
 		}
 	}
 	return pythonPath(os.Getenv, p.spec.pwd)

@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
 	"github.com/polyhost/polyhost/internal/engine"
 )
 
@@ -47,8 +50,8 @@ func runInfo(f *fakeEngine, dir string, dryRun bool, extra map[string]string) en
 		cfg[k] = v
 	}
 	return engine.RunInfo{
-		MonitorAddr:  f.addr,
-		EngineAddr:   f.addr,
+		MonitorAddr:  f.Addr(),
+		EngineAddr:   f.Addr(),
 		Project:      testProject,
 		Stack:        testStack,
 		Organization: "organization",
@@ -102,7 +105,7 @@ func TestRunOK(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				f := startFakeEngine(t, testProject, testStack)
+				f := startFakeEngine(t)
 				if err := prog.Run(testCtx(t), runInfo(f, dir, dryRun, nil)); err != nil {
 					t.Fatalf("run failed: %v\nengine log:\n%s", err, f.logText())
 				}
@@ -114,39 +117,33 @@ func TestRunOK(t *testing.T) {
 
 func checkOK(t *testing.T, f *fakeEngine, lang string, dryRun bool) {
 	t.Helper()
-	res, outs, logs := f.snapshot()
-	stack := f.stackURN()
+	res := f.Registrations()
+	stack := f.StackURN()
 	if len(res) == 0 || res[0].URN != stack || res[0].Parent != "" {
 		t.Fatalf("first registration should be the stack %s, got %+v", stack, res)
 	}
-	widgetURN := fmt.Sprintf("urn:pulumi:%s::%s::runnertest:index:Widget::w", testStack, testProject)
-	var widget *fakeResource
-	for i := range res {
-		if res[i].URN == widgetURN {
-			widget = &res[i]
-		}
-	}
-	if widget == nil || widget.Parent != stack || widget.Custom {
+	widgetURN := urn.URN(fmt.Sprintf("urn:pulumi:%s::%s::runnertest:index:Widget::w", testStack, testProject))
+	widget, ok := f.Registration(widgetURN)
+	if !ok || widget.Parent != stack || widget.Custom {
 		t.Fatalf("widget component not registered under the stack: %+v", res)
 	}
-	if got := outs[widgetURN]["label"]; !got.IsString() || got.StringValue() != "hello" {
-		t.Errorf("widget outputs: %v", outs[widgetURN])
+	if outs, _ := f.Outputs(widgetURN); outs.Get("label").AsString() != "hello" {
+		t.Errorf("widget outputs: %v", outs)
 	}
 
-	so := outs[stack]
-	if g := so["greeting"]; !g.IsString() || g.StringValue() != "hello" {
+	so, _ := f.Outputs(stack)
+	if g := so.Get("greeting"); g.Secret() || !g.IsString() || g.AsString() != "hello" {
 		t.Errorf("greeting output = %v, want plain \"hello\"", g)
 	}
-	tok := so["token"]
-	if !tok.IsSecret() || tok.SecretValue().Element.StringValue() != secretValue {
+	if tok := so.Get("token"); !tok.Secret() || !tok.IsString() || tok.AsString() != secretValue {
 		t.Errorf("token output = %v, want secret %q", tok, secretValue)
 	}
-	if d := so["dryRun"]; !d.IsBool() || d.BoolValue() != dryRun {
+	if d := so.Get("dryRun"); !d.IsBool() || d.AsBool() != dryRun {
 		t.Errorf("dryRun output = %v, want %v", d, dryRun)
 	}
-	for _, l := range logs {
-		if strings.HasPrefix(l, "ERROR") {
-			t.Errorf("unexpected error log: %s", l)
+	for _, l := range f.Logs() {
+		if l.Severity == pulumirpc.LogSeverity_ERROR {
+			t.Errorf("unexpected error log: %s", l.Message)
 		}
 	}
 
@@ -158,7 +155,7 @@ func checkOK(t *testing.T, f *fakeEngine, lang string, dryRun bool) {
 			t.Fatal(err)
 		}
 		want, _ := filepath.EvalSymlinks(filepath.Join(shared, "@pulumi", "pulumi", "package.json"))
-		if got := so["sdkPackage"]; !got.IsString() || got.StringValue() != want {
+		if got := so.Get("sdkPackage"); !got.IsString() || got.AsString() != want {
 			t.Errorf("program loaded %v, want %s", got, want)
 		}
 	case "python":
@@ -167,8 +164,8 @@ func checkOK(t *testing.T, f *fakeEngine, lang string, dryRun bool) {
 			t.Fatal(err)
 		}
 		want, _ := filepath.EvalSymlinks(filepath.Dir(filepath.Dir(py)))
-		got := so["prefix"]
-		if gotReal, _ := filepath.EvalSymlinks(got.StringValue()); !got.IsString() || gotReal != want {
+		got := so.Get("prefix")
+		if gotReal, _ := filepath.EvalSymlinks(got.AsString()); !got.IsString() || gotReal != want {
 			t.Errorf("program ran in %v, want venv %s", got, want)
 		}
 	}
@@ -185,7 +182,7 @@ func TestRunFailing(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				f := startFakeEngine(t, testProject, testStack)
+				f := startFakeEngine(t)
 				info := runInfo(f, dir, false, map[string]string{testProject + ":mode": mode})
 				err = prog.Run(testCtx(t), info)
 
@@ -270,7 +267,7 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join("testdata", "go", "hang")
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
-	f := startFakeEngine(t, testProject, testStack)
+	f := startFakeEngine(t)
 	ctx, cancel := context.WithCancel(testCtx(t))
 	done := make(chan error, 1)
 	go func() {
@@ -563,7 +560,7 @@ func TestTypeScriptTypeChecked(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "index.ts"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f := startFakeEngine(t, testProject, testStack)
+	f := startFakeEngine(t)
 	err = NodeJS(dir).Run(testCtx(t), runInfo(f, dir, false, nil))
 	var exitErr *ExitError
 	if !errors.As(err, &exitErr) || !exitErr.Logged() {
