@@ -21,6 +21,21 @@ import (
 // Provider is a package's provider: its schema, components, methods and
 // custom resources. Build one with [New]; serve it with [Serve] or [Main].
 type Provider struct {
+	*definition // what New and the options set; shared by fresh instances
+
+	monitors *monitorclient.Pool
+
+	mu         sync.Mutex
+	config     configState
+	engineAddr string
+	engine     *monitorclient.EngineClient
+
+	warnedSecrets sync.Map // token and argument paths already warned of: true
+}
+
+// definition is the package a Provider serves, as New and its options
+// build it: read-only once New returns.
+type definition struct {
 	name    string
 	version string
 	schema  *schema.Package
@@ -39,48 +54,32 @@ type Provider struct {
 	noSchema     bool              // WithoutSchema
 	generating   bool              // building the schema from types: WithSchema is ignored
 	maxProcs     int               // GOMAXPROCS for Main; 0 leaves Go's default
-
-	monitors *monitorclient.Pool
-
-	mu         sync.Mutex
-	config     configState
-	engineAddr string
-	engine     *monitorclient.EngineClient
-
-	warnedSecrets sync.Map // token and argument paths already warned of: true
 }
 
 func newProvider(name string) *Provider {
 	return &Provider{
-		name:       name,
-		components: map[string]constructor{},
-		resources:  map[string]Resource{},
-		methods:    map[string]method{},
-		functions:  map[string]function{},
-		shapes:     map[string]shape{},
-		hooks:      map[string]hook.Handler{},
-		refTypes:   map[reflect.Type]string{},
-		maxProcs:   defaultMaxProcs,
-		monitors:   monitorclient.NewPool(),
+		definition: &definition{
+			name:       name,
+			components: map[string]constructor{},
+			resources:  map[string]Resource{},
+			methods:    map[string]method{},
+			functions:  map[string]function{},
+			shapes:     map[string]shape{},
+			hooks:      map[string]hook.Handler{},
+			refTypes:   map[reflect.Type]string{},
+			maxProcs:   defaultMaxProcs,
+		},
+		monitors: monitorclient.NewPool(),
 	}
 }
 
 func init() { instance.Fresh = func(p any) any { return p.(*Provider).fresh() } }
 
 // fresh is a new instance of p, as a second process of the same plugin
-// would be: the registrations and schema are shared (they are read-only
-// once New returns); configuration, engine and monitor connections and
-// warnings are its own. A field added to Provider belongs here if it is
-// set by an Option.
+// would be: the same definition, with its own configuration, engine and
+// monitor connections and warnings.
 func (p *Provider) fresh() *Provider {
-	return &Provider{
-		name: p.name, version: p.version, schema: p.schema,
-		components: p.components, resources: p.resources, methods: p.methods, functions: p.functions,
-		shapes: p.shapes, configShape: p.configShape, hooks: p.hooks, refTypes: p.refTypes,
-		onConfigure: p.onConfigure, parameterize: p.parameterize, param: p.param,
-		noSchema: p.noSchema, generating: p.generating, maxProcs: p.maxProcs,
-		monitors: monitorclient.NewPool(),
-	}
+	return &Provider{definition: p.definition, monitors: monitorclient.NewPool()}
 }
 
 // warnSecretArgs warns, once per process for each token and set of paths,
