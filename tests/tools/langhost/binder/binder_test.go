@@ -57,8 +57,22 @@ func TestServedSchemasBind(t *testing.T) {
 			}
 		})
 	}
+	// shelf's Hook refers to portal's Gate, a token with a module, as %2F.
+	bound, diags := bind(t, toJSON(t, string(served["shelf"])))
+	if bound == nil {
+		t.Fatalf("shelf: %s", diags)
+	}
+	facts := binderFacts(bound)
+	for _, k := range []string{"shelf:index:Hook inputs.gate", "shelf:index:Hook.gate", "shelf:index:Hook/switch inputs.gate",
+		"shelf:index:Hook/switch outputs.gate", "shelf:index:Hook/switch outputs.previous"} {
+		if facts[k] != "resource portal:index/gate:Gate" {
+			t.Errorf("%s: the binder reads %q, want a reference to portal:index/gate:Gate", k, facts[k])
+		}
+	}
 	// books records the plugin that serves it and its parameter.
-	bound, _ := bind(t, served["books"])
+	if bound, diags = bind(t, served["books"]); bound == nil {
+		t.Fatalf("books: %s", diags)
+	}
 	if pz := bound.Parameterization; pz == nil || pz.BasePlugin.Name != shelf.Name || string(pz.Parameter) != `{"kind":"books","section":"fiction"}` {
 		t.Errorf("books: parameterization %+v", pz)
 	}
@@ -433,7 +447,8 @@ func bind(t *testing.T, js []byte) (*pschema.Package, string) {
 	return pkg, strings.Join(errs, "\n")
 }
 
-// fixedLoader serves the random, aws and sitekit packages and nothing else.
+// fixedLoader serves the random, aws, sitekit and portal packages and
+// nothing else.
 type fixedLoader struct{ pkgs map[string]*pschema.Package }
 
 func loader(t *testing.T) *fixedLoader {
@@ -463,6 +478,21 @@ func loader(t *testing.T) *fixedLoader {
 		t.Fatalf("binding sitekit: %v %v", err, diags)
 	}
 	l.pkgs["sitekit"] = sitekit
+	// portal (tests/portal, its own module: read from the file) refers to
+	// sitekit; shelf's Hook refers to portal's Gate.
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "portal", "schema.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var portalSpec pschema.PackageSpec
+	if err := json.Unmarshal(toJSON(t, string(src)), &portalSpec); err != nil {
+		t.Fatal(err)
+	}
+	portal, diags, err := pschema.BindSpec(portalSpec, &fixedLoader{pkgs: map[string]*pschema.Package{"sitekit": sitekit}}, pschema.ValidationOptions{})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("binding portal: %v %v", err, diags)
+	}
+	l.pkgs["portal"] = portal
 	return l
 }
 
