@@ -5,8 +5,9 @@
 // binder does; a schema the host builds from Go types (Go-first) binds
 // too, each Go declaration read as meant, and so does every schema the
 // unit tests use: they keep them as files (host/testdata/schemas,
-// host/gosdk/testdata, host/schema/testdata, and the schema polyup new's
-// package generates in polyup/internal/starter/testdata) that both read,
+// host/gosdk/testdata, host/schema/testdata, what schemagen's fixture
+// generates in host/schemagen/testdata/schemas, and the schema polyup
+// new's package generates in polyup/internal/starter/testdata) that both read,
 // those built from Go types compared with what the types build. A
 // parameterized plugin's package (shelf's books) binds as GetSchema
 // serves it. It has no code of its own; it lives in this module, beside

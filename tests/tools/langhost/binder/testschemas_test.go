@@ -11,7 +11,7 @@ import (
 // host's test packages, schema-first and Go-first, and the schema of the
 // package polyup new creates.
 var testSchemaDirs = []string{"host/testdata/schemas", "host/gosdk/testdata", "host/schema/testdata",
-	"polyup/internal/starter/testdata"}
+	"host/schemagen/testdata/schemas", "polyup/internal/starter/testdata"}
 
 // TestTestSchemasBind binds every schema the host's unit tests use with
 // Pulumi's binder: no error diagnostics, and every property read as the
