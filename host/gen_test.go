@@ -343,6 +343,9 @@ func TestDeclaredTypeTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if string(src) != meterSchema {
+		t.Errorf("got\n%s\nwant testdata/schemas/meter.yaml:\n%s", src, meterSchema)
+	}
 	for _, want := range []string{
 		"\n  meter:data/sample:Reading:\n    type: object\n",
 		"\n  meter:units:Gauge:\n    type: integer\n",
@@ -358,6 +361,12 @@ func TestDeclaredTypeTokens(t *testing.T) {
 		t.Errorf("Go-first: %v", err)
 	}
 }
+
+// meterSchema is what the meter package's Go types make, kept as a file
+// for Pulumi's binder (tests/tools/langhost/binder).
+//
+//go:embed testdata/schemas/meter.yaml
+var meterSchema string
 
 type otherPkg struct{}
 

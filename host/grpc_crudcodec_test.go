@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"slices"
@@ -17,20 +18,10 @@ import (
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
-const codecSchema = `
-name: test
-resources:
-  test:index:Thing:
-    inputProperties:
-      name: {type: string, replaceOnChanges: true}
-      size: {type: integer, default: 3}
-      password: {type: string, secret: true}
-    properties:
-      name: {type: string}
-      size: {type: integer}
-      password: {type: string, secret: true}
-      ref: {type: string}
-`
+// codecSchema is the schema of codecThing's package.
+//
+//go:embed testdata/schemas/codec.yaml
+var codecSchema string
 
 // codecThing echoes its inputs as outputs, with a reference and an
 // unknown in a preview; a name "fail" fails, "partial" fails partly.

@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	_ "embed"
 	"strings"
 	"testing"
 
@@ -46,6 +47,12 @@ func yardOptions() []host.Option {
 	}
 }
 
+// yardSchema is what the yard package's Go types make, kept as a file for
+// Pulumi's binder (tests/tools/langhost/binder).
+//
+//go:embed testdata/schemas/yard.yaml
+var yardSchema string
+
 // A field of type host.Ref[T] is a reference to the resource registered
 // with Go type T; a module's "/" is written %2F.
 func TestRefByGoType(t *testing.T) {
@@ -53,6 +60,9 @@ func TestRefByGoType(t *testing.T) {
 	src, err := host.SchemaFromTypes("yard", nil, yardOptions()...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if string(src) != yardSchema {
+		t.Errorf("got\n%s\nwant testdata/schemas/yard.yaml:\n%s", src, yardSchema)
 	}
 	for _, want := range []string{
 		`shed: {$ref: "#/resources/yard:index:Shed"}`,

@@ -168,7 +168,7 @@ const stateUsage = `usage: state FILE count TYPE N
 // secrets decrypted; `matches` compares the resources of two state files
 // (ciphertexts and timestamps differ between writes). Values compare in polyup's display form: strings
 // unquoted (field values without trailing newlines), numbers as Go prints
-// them, secrets as [secret].
+// them, secrets as [secret], resource references as "ref URN id ID".
 func cmdState(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 3 {
 		ts.Fatalf("%s", stateUsage)
@@ -290,6 +290,12 @@ func display(v property.Value) string {
 		return "null"
 	case v.IsComputed():
 		return "[unknown]"
+	case v.IsResourceReference():
+		ref := v.AsResourceReference()
+		if ref.ID.IsString() && ref.ID.AsString() != "" {
+			return "ref " + string(ref.URN) + " id " + ref.ID.AsString()
+		}
+		return "ref " + string(ref.URN)
 	}
 	return v.GoString()
 }

@@ -10,8 +10,12 @@
 // (pulumi.StringInput a string, pulumi.StringMapInput a map of strings), a
 // Ptr one is optional, a struct of Inputs is an object type, a resource
 // type (*Site, SiteOutput) a reference to the component registered with
-// that type or named by host.WithResourceRef, and a method's single Output
-// its "res".
+// that type or named by host.WithResourceRef, an enum type with its Input
+// and Output (the generated SDKs' shape) that declares its values with
+// Values() []host.EnumValue[T] an enum, and a method's single Output its
+// "res". Arguments are Input interfaces or plain Go types: a concrete
+// Input (pulumi.String) cannot hold the Output the SDK sets, and is
+// refused.
 //
 // The host checks inputs and outputs against the schema and turns a
 // panicking call into an error, as for the raw path; the SDK's

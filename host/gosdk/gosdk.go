@@ -162,6 +162,18 @@ func checkArgsType[A any](token string) error {
 	if t.Kind() != reflect.Struct {
 		return fmt.Errorf("%s: the arguments %s must be a struct or a pointer to one", token, reflect.TypeFor[A]())
 	}
+	// CopyTo sets an Input field to an Output: a concrete Input value
+	// (pulumi.String, an enum's string type) cannot hold one. (A resource,
+	// *sitekit.Site, is set to the resource.)
+	for i := range t.NumField() {
+		f := t.Field(i)
+		k := f.Type.Kind()
+		if _, tagged := f.Tag.Lookup("pulumi"); tagged && k != reflect.Interface && k != reflect.Pointer && k != reflect.Struct &&
+			f.Type.Implements(inputType) && !f.Type.Implements(outputType) {
+			return fmt.Errorf("%s: field %s.%s is %s, which the Go SDK cannot fill (it sets an Output): declare it as its Input interface (%sInput) or a plain Go type",
+				token, t, f.Name, f.Type, f.Type.Name())
+		}
+	}
 	return nil
 }
 

@@ -12,7 +12,10 @@ import (
 // The schema of a component or method written with the Go SDK is built
 // from its Go types as for the raw path; this says what the SDK's types
 // stand for: an Input or Output type for the type of its value, a
-// resource type for a reference to that resource.
+// resource type for a reference to that resource. A named scalar that
+// implements Input and declares Values (as host.EnumValue) is an enum,
+// described by the host as on the raw path; its Input interface and
+// Output type are that enum too.
 
 func init() { hook.SDK = sdkType }
 
@@ -47,7 +50,9 @@ func sdkType(t reflect.Type) (hook.SDKType, bool) {
 	case t.Kind() != reflect.Interface && t.Implements(inputType):
 		// An Output, or a concrete Input (pulumi.String, a generated
 		// SDK's args): its zero value says its element type.
-		if et, ok := elementType(t); ok && et == t && t.Kind() == reflect.String { // pulumi.ID, pulumi.URN
+		if et, ok := elementType(t); ok && et == t && hasValues(t) {
+			return hook.SDKType{}, false // an enum: the host reads its Values, as on the raw path
+		} else if ok && et == t && t.Kind() == reflect.String { // pulumi.ID, pulumi.URN
 			return hook.SDKType{Elem: reflect.TypeFor[string]()}, true
 		} else if ok && et != t {
 			return elemOf(et)
@@ -65,6 +70,15 @@ func sdkType(t reflect.Type) (hook.SDKType, bool) {
 		}
 	}
 	return hook.SDKType{}, false
+}
+
+// hasValues reports whether t declares an enum's values, as the host reads
+// them: func (T) Values() []host.EnumValue[T]. A generated SDK's enum
+// declares none (its values are constants, which reflection cannot list):
+// it stays a string or number.
+func hasValues(t reflect.Type) bool {
+	m, ok := t.MethodByName("Values")
+	return ok && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 && m.Type.Out(0).Kind() == reflect.Slice
 }
 
 // elemOf is an element type, which may itself be the SDK's (an asset, a

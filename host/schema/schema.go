@@ -57,9 +57,12 @@ type Property struct {
 	Secret               bool      `json:"secret,omitempty"`
 	Default              any       `json:"default,omitempty"`
 	ReplaceOnChanges     bool      `json:"replaceOnChanges,omitempty"`
-	WillReplaceOnChanges bool      `json:"willReplaceOnChanges,omitempty"`
-	Minimum              *float64  `json:"minimum,omitempty"`
-	Maximum              *float64  `json:"maximum,omitempty"`
+	// Plain says an input takes no eventual (output) values: SDKs type it
+	// as a plain value. The host reads it for the binder's sake only.
+	Plain                bool     `json:"plain,omitempty"`
+	WillReplaceOnChanges bool     `json:"willReplaceOnChanges,omitempty"`
+	Minimum              *float64 `json:"minimum,omitempty"`
+	Maximum              *float64 `json:"maximum,omitempty"`
 }
 
 // Object is a set of properties, some of them required.
@@ -355,7 +358,8 @@ var refPath = regexp.MustCompile(`^/?([-\w]+)/(v[^/]*)/schema\.json$`)
 // or a type, resource or provider of this package ("#/types/tok") or of
 // another ("/pkg/v1.0.0/schema.json#/resources/tok"). The token is
 // unescaped: tools write a module's "/" as "%2F". Refs to other packages
-// are accepted without resolving.
+// are accepted without resolving; a ref to this package at another version
+// is refused.
 func (p *Package) resolve(ref string) (refKind, string, error) {
 	switch ref {
 	case "pulumi.json#/Any", "pulumi.json#/Json":
@@ -380,9 +384,14 @@ func (p *Package) resolve(ref string) (refKind, string, error) {
 		if err != nil {
 			return 0, "", fmt.Errorf("malformed $ref %q: version: %v", ref, err)
 		}
-		// The binder takes a ref to this package's name and version as local.
-		own, err := semver.ParseTolerant(p.Version)
-		pkg, local = m[1], m[1] == p.Name && (p.Version == "" || err == nil && own.Equals(v))
+		pkg, local = m[1], m[1] == p.Name
+		// The binder takes a ref to this package's name and version as
+		// local, and one at another version as another package's, which it
+		// loads; the host cannot load another version of itself.
+		if own, err := semver.ParseTolerant(p.Version); local && p.Version != "" && (err != nil || !own.Equals(v)) {
+			return 0, "", fmt.Errorf("$ref %q names package %s at version %s, but this schema is %s version %s: "+
+				"refer to this package's own types and resources as \"#/...\"", ref, pkg, v, p.Name, p.Version)
+		}
 	}
 	kind, tok, _ := strings.Cut(strings.TrimPrefix(path.Clean(u.EscapedFragment()), "/"), "/")
 	if kind == "provider" && tok == "" {

@@ -181,6 +181,7 @@ func TestResolveUnescapesTokens(t *testing.T) {
 		{ref: "foo.json#/types/pkg:mod%2Fsub:Point", err: "malformed $ref"},
 		{ref: "/other/vbanana/schema.json#/types/other:index:T", err: "malformed $ref"},
 		{ref: "/other/v1.0.0/schema.json", err: "malformed $ref"},
+		{ref: "/pkg/v2.0.0/schema.json#/types/pkg:mod%2Fsub:Kind", err: "names package pkg at version 2.0.0, but this schema is pkg version 1.0.0"},
 		{ref: "#/providerx", err: "unsupported $ref"},
 		{ref: "#/provider/x", err: "unsupported $ref"},
 	}

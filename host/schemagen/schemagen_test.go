@@ -23,6 +23,11 @@ func TestGenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The whole of it is kept as a file, which Pulumi's binder judges
+	// (tests/tools/langhost/binder).
+	if golden, err := os.ReadFile("testdata/schemas/fix.yaml"); err != nil || string(golden) != string(src) {
+		t.Errorf("Generate wrote\n%s\nwant testdata/schemas/fix.yaml (%v):\n%s", src, err, golden)
+	}
 	if !strings.HasPrefix(string(src), "# "+strings.ReplaceAll(schemagen.Header, "\n", "\n# ")+"\n\n# The fix package, for schemagen's tests.\nname: fix\ndescription: Widgets.\nversion: 1.0.0\nlanguage:") {
 		t.Errorf("the header, the overlay's comment and the top-level order:\n%s", src)
 	}

@@ -35,6 +35,8 @@ func Options() []host.Option {
 		host.WithComponent(ShelfType, BuildShelf),
 		host.WithTypedResource[TagArgs, TagArgs](TagType, stored{}),
 		host.WithParameterize(Parameterize),
+		host.WithComponent(HookType, BuildHook),
+		host.WithMethod(HookSwitch, Switch),
 	}
 }
 

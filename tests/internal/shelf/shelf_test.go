@@ -12,6 +12,7 @@ import (
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/hosttest"
+	"github.com/polyhost/polyhost/monitorclient"
 	"github.com/polyhost/polyhost/tests/internal/shelf"
 )
 
@@ -84,5 +85,67 @@ func TestParameterizedKindServesItem(t *testing.T) {
 	f := created.GetProperties().GetFields()
 	if f["package"].GetStringValue() != "films 1.0.0" || f["section"].GetStringValue() != "noir" {
 		t.Errorf("created %v, want package films 1.0.0 in section noir", created.GetProperties())
+	}
+}
+
+// A Hook takes, returns and hands back from its switch method references
+// to another package's resource whose token has a module (portal's Gate,
+// /portal/v0.1.0/schema.json#/resources/portal:index%2Fgate:Gate): each is
+// the reference given, and a reference to another type is refused naming
+// the property and the unescaped token.
+func TestHookHoldsAnotherPackagesGate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h := hosttest.New(t, newShelf(t))
+	// The program's Gates, of the portal package.
+	mc, err := monitorclient.Dial(ctx, h.Monitor.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = mc.Close() }()
+	gate := func(name, label string) property.Value {
+		t.Helper()
+		r, err := mc.RegisterResource(ctx, monitorclient.RegisterResourceRequest{Type: "portal:index/gate:Gate", Name: name, Custom: true,
+			Inputs: property.NewMap(map[string]property.Value{"label": property.New(label)})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return property.New(property.ResourceReference{URN: r.URN, ID: property.New(string(r.ID))})
+	}
+	front, back := gate("front", "front"), gate("back", "back")
+	sameRef := func(what string, got, want property.Value) {
+		t.Helper()
+		if !got.IsResourceReference() || got.AsResourceReference().URN != want.AsResourceReference().URN {
+			t.Errorf("%s = %v, want the reference to %s", what, got, want.AsResourceReference().URN)
+		}
+	}
+	hook, err := h.Construct(ctx, hosttest.ConstructRequest{Type: shelf.HookType, Name: "hook",
+		Inputs: property.NewMap(map[string]property.Value{"gate": front})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRef("output gate", hook.Outputs.Get("gate"), front)
+	if got := hook.Outputs.Get("label"); got.AsString() != "front" {
+		t.Errorf("label = %v, want the Gate's, front", got)
+	}
+	sw, err := h.Call(ctx, hosttest.CallRequest{Token: shelf.HookSwitch, Self: hook.URN,
+		Args: property.NewMap(map[string]property.Value{"gate": back})})
+	if err != nil || len(sw.Failures) > 0 {
+		t.Fatalf("switch: %v %v", err, sw.Failures)
+	}
+	sameRef("switch's previous", sw.Return.Get("previous"), front)
+	sameRef("switch's gate", sw.Return.Get("gate"), back)
+
+	other := property.New(property.ResourceReference{URN: hook.URN})
+	want := "expected a reference to a portal:index/gate:Gate resource, got a shelf:index:Hook"
+	_, err = h.Construct(ctx, hosttest.ConstructRequest{Type: shelf.HookType, Name: "bad",
+		Inputs: property.NewMap(map[string]property.Value{"gate": other})})
+	if ie, ok := err.(*host.InputError); !ok || len(ie.Properties) != 1 || ie.Properties[0].Path != "gate" || ie.Properties[0].Reason != want {
+		t.Errorf("a Hook given a Hook: %v, want an input error naming gate: %s", err, want)
+	}
+	sw, err = h.Call(ctx, hosttest.CallRequest{Token: shelf.HookSwitch, Self: hook.URN,
+		Args: property.NewMap(map[string]property.Value{"gate": other})})
+	if err != nil || len(sw.Failures) != 1 || sw.Failures[0].Path != "gate" || sw.Failures[0].Reason != want {
+		t.Errorf("switch to a Hook: %v %v, want a failure naming gate: %s", err, sw.Failures, want)
 	}
 }

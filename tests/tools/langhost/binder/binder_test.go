@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	pschema "github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/polyhost/polyhost"
 	"github.com/polyhost/polyhost/docs/authoring"
@@ -42,12 +43,63 @@ func TestServedSchemasBind(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
+	// shelf parameterized with a kind serves that kind's package, as
+	// `pulumi package add shelf books fiction` asks for it.
+	if served["books"], err = parameterizedSchema(shelf.Name, shelf.Options(), "books", "fiction"); err != nil {
+		t.Fatalf("books: %v", err)
+	}
 	for name, src := range served {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			bindServed(t, src)
+			bound := bindServed(t, src)
+			if bound.Name != name {
+				t.Errorf("the binder reads package %q", bound.Name)
+			}
 		})
 	}
+	// shelf's Hook refers to portal's Gate, a token with a module, as %2F.
+	bound, diags := bind(t, toJSON(t, string(served["shelf"])))
+	if bound == nil {
+		t.Fatalf("shelf: %s", diags)
+	}
+	facts := binderFacts(bound)
+	for _, k := range []string{"shelf:index:Hook inputs.gate", "shelf:index:Hook.gate", "shelf:index:Hook/switch inputs.gate",
+		"shelf:index:Hook/switch outputs.gate", "shelf:index:Hook/switch outputs.previous"} {
+		if facts[k] != "resource portal:index/gate:Gate" {
+			t.Errorf("%s: the binder reads %q, want a reference to portal:index/gate:Gate", k, facts[k])
+		}
+	}
+	// books records the plugin that serves it and its parameter.
+	if bound, diags = bind(t, served["books"]); bound == nil {
+		t.Fatalf("books: %s", diags)
+	}
+	if pz := bound.Parameterization; pz == nil || pz.BasePlugin.Name != shelf.Name || string(pz.Parameter) != `{"kind":"books","section":"fiction"}` {
+		t.Errorf("books: parameterization %+v", pz)
+	}
+	if _, ok := bound.GetResource("books:index:Item"); !ok {
+		t.Errorf("books: no books:index:Item")
+	}
+}
+
+// parameterizedSchema is the schema GetSchema serves once plugin name of
+// opts is parameterized with args.
+func parameterizedSchema(name string, opts []host.Option, args ...string) ([]byte, error) {
+	p, err := host.New(name, opts...)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = p.Close() }()
+	srv := host.NewServer(p)
+	ctx := context.Background()
+	if _, err := srv.Parameterize(ctx, &pulumirpc.ParameterizeRequest{Parameters: &pulumirpc.ParameterizeRequest_Args{
+		Args: &pulumirpc.ParameterizeRequest_ParametersArgs{Args: args}}}); err != nil {
+		return nil, err
+	}
+	resp, err := srv.GetSchema(ctx, &pulumirpc.GetSchemaRequest{})
+	if err != nil {
+		return nil, err
+	}
+	return []byte(resp.GetSchema()), nil
 }
 
 // bindServed reads src with the host's reader and binds what the host
@@ -95,7 +147,7 @@ types:
 // TestReaderAgreesWithBinder runs the host's reader and the binder over the
 // same schemas: both accept or both refuse, and where both accept, every
 // property reads the same (type, referenced token, secret,
-// replaceOnChanges, required).
+// replaceOnChanges, plain, required).
 func TestReaderAgreesWithBinder(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -199,6 +251,23 @@ resources:
       password: {type: string, secret: true}
       zone: {type: string, replaceOnChanges: true}
     required: [zone]
+  pkg:index:Comp:
+    isComponent: true
+    inputProperties:
+      tags: {type: array, items: {type: string}, plain: true}
+      shape: {$ref: "#/types/pkg:index:Shape", plain: true}
+    methods:
+      grow: pkg:index:Comp/grow
+types:
+  pkg:index:Shape:
+    type: object
+    properties: {sides: {type: integer, plain: true}}
+functions:
+  pkg:index:Comp/grow:
+    inputs:
+      properties:
+        __self__: {$ref: "#/resources/pkg:index:Comp"}
+        by: {type: integer, plain: true}
 `},
 		{name: "language sections", schema: `
 language:
@@ -303,6 +372,11 @@ resources:
   other:index:Thing:
     inputProperties: {name: {type: string}}
 `},
+		{name: "a $ref to this package at another version", refuse: true, schema: `
+resources:
+  pkg:index:Thing:
+    inputProperties: {peer: {$ref: "/pkg/v2.0.0/schema.json#/resources/pkg:index:Thing"}}
+`},
 		{name: "a method function without __self__", refuse: true, schema: `
 resources:
   pkg:index:Thing:
@@ -373,7 +447,8 @@ func bind(t *testing.T, js []byte) (*pschema.Package, string) {
 	return pkg, strings.Join(errs, "\n")
 }
 
-// fixedLoader serves the random, aws and sitekit packages and nothing else.
+// fixedLoader serves the random, aws, sitekit and portal packages and
+// nothing else.
 type fixedLoader struct{ pkgs map[string]*pschema.Package }
 
 func loader(t *testing.T) *fixedLoader {
@@ -403,6 +478,21 @@ func loader(t *testing.T) *fixedLoader {
 		t.Fatalf("binding sitekit: %v %v", err, diags)
 	}
 	l.pkgs["sitekit"] = sitekit
+	// portal (tests/portal, its own module: read from the file) refers to
+	// sitekit; shelf's Hook refers to portal's Gate.
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "portal", "schema.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var portalSpec pschema.PackageSpec
+	if err := json.Unmarshal(toJSON(t, string(src)), &portalSpec); err != nil {
+		t.Fatal(err)
+	}
+	portal, diags, err := pschema.BindSpec(portalSpec, &fixedLoader{pkgs: map[string]*pschema.Package{"sitekit": sitekit}}, pschema.ValidationOptions{})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("binding portal: %v %v", err, diags)
+	}
+	l.pkgs["portal"] = portal
 	return l
 }
 
@@ -496,6 +586,9 @@ func readerProp(t *testing.T, p *schema.Package, prop schema.Property, required 
 	if prop.ReplaceOnChanges {
 		s += " replaceOnChanges"
 	}
+	if prop.Plain {
+		s += " plain"
+	}
 	return s
 }
 
@@ -585,6 +678,9 @@ func binderProp(prop *pschema.Property) string {
 	}
 	if prop.ReplaceOnChanges {
 		s += " replaceOnChanges"
+	}
+	if prop.Plain {
+		s += " plain"
 	}
 	return s
 }

@@ -6,9 +6,12 @@ import (
 	"testing"
 )
 
-// testSchemaDirs hold the schemas the host's unit tests serve (those that
-// are meant to load), as files the tests embed.
-var testSchemaDirs = []string{"host/testdata/schemas", "host/gosdk/testdata", "host/schema/testdata"}
+// testSchemaDirs hold the schemas the unit tests use (those that are meant
+// to load), as files the tests embed or compare with what they build: the
+// host's test packages, schema-first and Go-first, and the schema of the
+// package polyup new creates.
+var testSchemaDirs = []string{"host/testdata/schemas", "host/gosdk/testdata", "host/schema/testdata",
+	"host/schemagen/testdata/schemas", "internal/starter/testdata"}
 
 // TestTestSchemasBind binds every schema the host's unit tests use with
 // Pulumi's binder: no error diagnostics, and every property read as the
