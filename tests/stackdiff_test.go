@@ -112,6 +112,7 @@ func flattenStack(rs []engine.Resource, ignored []string) map[string]string {
 		set("external", strconv.FormatBool(r.External))
 		set("pendingReplacement", strconv.FormatBool(r.PendingReplacement))
 		set("initErrors", fmt.Sprintf("%q", r.InitErrors))
+		set("hideDiff", fmt.Sprint(r.HideDiff))
 		set("dependencies", fmt.Sprint(slices.Sorted(slices.Values(r.Dependencies))))
 		for k, deps := range r.PropertyDependencies {
 			set("propertyDependencies."+k, fmt.Sprint(slices.Sorted(slices.Values(deps))))
