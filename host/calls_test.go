@@ -164,6 +164,53 @@ func TestComponentCall(t *testing.T) {
 	}
 }
 
+// In a preview, a method call with an unknown argument gives an unknown
+// result without calling the method, or reading its receiver (srcURN is
+// registered nowhere: reading it would fail the Construct).
+func TestComponentCallUnknownInPreview(t *testing.T) {
+	t.Parallel()
+	mon := hosttest.Start(t, hosttest.WithDryRun(true), hosttest.WithCallHook(func(c hosttest.Call) (hosttest.CallResult, error) {
+		return hosttest.CallResult{Return: property.NewMap(map[string]property.Value{"text": property.New("called")})}, nil
+	}))
+	var unknown bool
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
+			resp, err := c.Call(ctx, monitorclient.CallRequest{Token: "other:index:Thing/describe", Args: property.NewMap(map[string]property.Value{
+				"__self__": property.New(property.ResourceReference{URN: srcURN}),
+				"style":    args.Greeting,
+			})})
+			if err != nil {
+				return rawCompOut{}, err
+			}
+			unknown = resp.Unknown
+			if resp.Unknown {
+				return rawCompOut{Shout: property.New(property.Computed)}, nil
+			}
+			return rawCompOut{Shout: resp.Return.Get("text")}, nil
+		}))
+	req := constructReq(mon, "test:index:Comp", "c", nil)
+	req.DryRun = true
+	req.Inputs, _ = plugin.MarshalProperties(resource.PropertyMap{"greeting": resource.MakeComputed(resource.NewProperty(""))},
+		plugin.MarshalOptions{KeepUnknowns: true})
+	resp, err := client.Construct(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !unknown {
+		t.Error("Call with an unknown argument: result not Unknown")
+	}
+	if calls := mon.Calls(); len(calls) != 0 {
+		t.Errorf("the method was called with an unknown argument: %v", calls)
+	}
+	state, err := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepUnknowns: true, KeepOutputValues: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := state["shout"]; !got.ContainsUnknowns() {
+		t.Errorf("shout = %v, want unknown", got)
+	}
+}
+
 // A component registers a parameterized package and a child of it, by its
 // reference, with properties whose diffs the CLI hides.
 func TestComponentParameterizedChildWithHiddenDiffs(t *testing.T) {

@@ -31,7 +31,9 @@
 // argument is unknown, as the SDKs give them. [Component.RegisterPackage]
 // registers a parameterized package for children that name it
 // (RegisterResourceRequest.PackageRef). What a component registers,
-// invokes, calls or reads carries the program's stack trace handle.
+// invokes, calls or reads carries the program's stack trace handle
+// (parentStackTraceHandle); a component on host/gosdk does not, since the
+// Go SDK (v3.263) neither sends it nor lets a caller add it.
 //
 // A plugin can itself be parameterized, as a bridged provider is: with
 // [WithParameterize], the engine's Parameterize (for a package a program

@@ -124,16 +124,39 @@ func constructErrorToStatus(err error, ins ...property.Map) error {
 	return errorToStatus(err)
 }
 
+// Handshake answers what the host accepts and remembers what the engine
+// offers. Of the engine's flags the host uses accepts_byte_string (strings
+// that are not valid UTF-8 go out as byte strings only then) and
+// invoke_with_preview (InvokeRequest.preview, read by [InPreview]). It
+// leaves alone:
+//   - configure_with_urn: a plugin process serves one provider resource,
+//     and nothing the host does needs its URN, name or ID;
+//   - supports_views: the host creates no view resources;
+//   - sends_old_outputs_to_check: CheckRequest offers backends the old
+//     inputs only, as before;
+//   - supports_refresh_before_update: no backend can ask for a refresh
+//     before its update.
+//
+// Configure answers the same flags, for engines that skip Handshake.
 func (s *server) Handshake(ctx context.Context, req *pulumirpc.ProviderHandshakeRequest) (*pulumirpc.ProviderHandshakeResponse, error) {
 	s.p().setEngine(req.GetEngineAddress())
 	s.byteStrings.Store(req.GetAcceptsByteString())
 	return &pulumirpc.ProviderHandshakeResponse{
-		AcceptSecrets: true, AcceptResources: true, AcceptOutputs: true,
-		// Byte strings decode into strings; Check passes the engine's
-		// autonaming options to backends (CheckRequest.Autonaming).
-		AcceptsByteString: true, SupportsAutonamingConfiguration: true,
+		AcceptSecrets: acceptSecrets, AcceptResources: acceptResources, AcceptOutputs: acceptOutputs,
+		AcceptsByteString: acceptsByteString, SupportsAutonamingConfiguration: supportsAutonaming,
 	}, nil
 }
+
+// What Handshake and Configure answer. The engine requires that both say
+// the same.
+const (
+	acceptSecrets, acceptResources, acceptOutputs = true, true, true
+	// Byte strings decode into strings.
+	acceptsByteString = true
+	// Check passes the engine's autonaming options to backends
+	// (CheckRequest.Autonaming).
+	supportsAutonaming = true
+)
 
 func (s *server) Attach(ctx context.Context, req *pulumirpc.PluginAttach) (*emptypb.Empty, error) {
 	s.p().setEngine(req.GetAddress())
@@ -230,8 +253,11 @@ func (s *server) Configure(ctx context.Context, req *pulumirpc.ConfigureRequest)
 	if err := s.p().configure(ctx, config); err != nil {
 		return nil, errorToStatus(err, config)
 	}
+	// An engine that skipped Handshake reads the flags here; byte strings
+	// have no flag of their own: such an engine is sent none.
 	return &pulumirpc.ConfigureResponse{
-		AcceptSecrets: true, SupportsPreview: true, AcceptResources: true, AcceptOutputs: true,
+		AcceptSecrets: acceptSecrets, SupportsPreview: true, AcceptResources: acceptResources,
+		AcceptOutputs: acceptOutputs, SupportsAutonamingConfiguration: supportsAutonaming,
 	}, nil
 }
 

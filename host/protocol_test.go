@@ -72,6 +72,38 @@ func TestHandshakeAndAutonaming(t *testing.T) {
 	}
 }
 
+// An engine that skips Handshake reads the protocol flags from Configure's
+// answer: the same as Handshake's, autonaming among them.
+func TestConfigureAnswersHandshakeFlags(t *testing.T) {
+	t.Parallel()
+	mon := hosttest.Start(t)
+	client := serve(t, mon.Addr(), host.WithResource("test:index:Thing", namingResource{}))
+	conf, err := client.Configure(context.Background(), &pulumirpc.ConfigureRequest{Args: &structpb.Struct{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := client.Handshake(context.Background(), &pulumirpc.ProviderHandshakeRequest{EngineAddress: mon.Addr()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !conf.GetSupportsPreview() {
+		t.Errorf("configure = %v, want supportsPreview", conf)
+	}
+	for _, f := range []struct {
+		name            string
+		configure, hand bool
+	}{
+		{"acceptSecrets", conf.GetAcceptSecrets(), hs.GetAcceptSecrets()},
+		{"acceptResources", conf.GetAcceptResources(), hs.GetAcceptResources()},
+		{"acceptOutputs", conf.GetAcceptOutputs(), hs.GetAcceptOutputs()},
+		{"supportsAutonamingConfiguration", conf.GetSupportsAutonamingConfiguration(), hs.GetSupportsAutonamingConfiguration()},
+	} {
+		if !f.configure || f.configure != f.hand {
+			t.Errorf("%s: configure %v, handshake %v, want true from both", f.name, f.configure, f.hand)
+		}
+	}
+}
+
 // A string that is not valid UTF-8 goes out as a byte string when the
 // engine said it reads them, and is an error naming the output otherwise.
 func TestByteStringsOnlyWhenNegotiated(t *testing.T) {

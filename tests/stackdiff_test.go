@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -112,6 +113,7 @@ func flattenStack(rs []engine.Resource, ignored []string) map[string]string {
 		set("external", strconv.FormatBool(r.External))
 		set("pendingReplacement", strconv.FormatBool(r.PendingReplacement))
 		set("initErrors", fmt.Sprintf("%q", r.InitErrors))
+		set("hideDiff", fmt.Sprint(r.HideDiff))
 		set("dependencies", fmt.Sprint(slices.Sorted(slices.Values(r.Dependencies))))
 		for k, deps := range r.PropertyDependencies {
 			set("propertyDependencies."+k, fmt.Sprint(slices.Sorted(slices.Values(deps))))
@@ -212,6 +214,9 @@ func embeddedSteps(out string) []string {
 		if f[0] == "same" || (strings.HasPrefix(f[1], "pulumi:providers:") && strings.HasPrefix(f[2], "default")) {
 			continue
 		}
+		// The CLI shows a type by its display name: portal:index/gate:Gate
+		// as portal:index:Gate.
+		f[1] = tokens.Type(f[1]).DisplayName()
 		steps = append(steps, strings.Join(f, " "))
 	}
 	slices.Sort(steps)

@@ -31,4 +31,10 @@
 // fails the call, naming the field: the SDK would let it reach state as
 // plaintext. A panic inside an Apply runs on the SDK's goroutines and stops
 // the plugin, as in any Go SDK program.
+//
+// What the component registers, invokes or calls carries no
+// parentStackTraceHandle: the Go SDK (v3.263) sends its own Go stack trace
+// but never the handle of the ConstructRequest or CallRequest, and its
+// public API has no way to add it (pulumi.RunInfo's monitor wrapper is
+// unexported).
 package gosdk

@@ -79,6 +79,7 @@ type deployment struct {
 
 	registry *registry
 	defaults defaultProviders
+	packages packages // RegisterPackage's references
 	pctx     *plugin.Context
 	sink     diag.Sink
 	server   rpcutil.ServeHandle

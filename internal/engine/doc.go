@@ -9,7 +9,9 @@
 // sdk/v3 plugin client, and follows the real engine's step semantics
 // (Check/Diff/Create/Update/Delete, create-before-delete and
 // delete-before-replace replacements, import by ID (import.go), default
-// and explicit providers, Construct and Call for component packages).
+// and explicit providers, Construct and Call for component packages,
+// parameterized packages a program registers (packages.go)).
+// docs/engines.md lists what it does not do.
 // A default provider's version comes from the request, else from
 // Options.Packages (what a language host reports), else from the old
 // state's providers, as in the real engine.

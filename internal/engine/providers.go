@@ -78,6 +78,27 @@ func (r *registry) load(ctx context.Context, pkg tokens.Package) (plugin.Provide
 	return lp, nil
 }
 
+// loadProvider starts the plugin of a provider resource of type typ with
+// inputs: the plugin its __internal name says (else its package's), given
+// the parameter recorded there, if any, as the real registry's
+// loadParameterizedProvider does.
+func (r *registry) loadProvider(ctx context.Context, typ tokens.Type, inputs resource.PropertyMap) (plugin.Provider, error) {
+	pkg := providers.GetProviderPackage(typ)
+	name, param, err := providerPlugin(pkg, inputs)
+	if err != nil {
+		return nil, fmt.Errorf("provider of package %s: %w", pkg, err)
+	}
+	p, err := r.load(ctx, name)
+	if err != nil || param == nil {
+		return p, err
+	}
+	if err := parameterize(ctx, p, param); err != nil {
+		_ = p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
 func (r *registry) get(ref string) (plugin.Provider, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -124,7 +145,7 @@ func (r *registry) same(s *resState) error {
 	p, ok := r.takeUnconfigured(s.URN)
 	if !ok {
 		var err error
-		if p, err = r.load(r.d.ctx, providers.GetProviderPackage(s.Type)); err != nil {
+		if p, err = r.loadProvider(r.d.ctx, s.Type, s.Inputs); err != nil {
 			return err
 		}
 	}
@@ -167,7 +188,7 @@ func (r *registry) ensure(ctx context.Context, ref string) (plugin.Provider, err
 	if st == nil {
 		return nil, fmt.Errorf("unknown provider %v", ref)
 	}
-	p, err := r.load(ctx, providers.GetProviderPackage(st.Type))
+	p, err := r.loadProvider(ctx, st.Type, st.Inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +224,7 @@ func (r *registry) resourceOps() ops { return providerResourceOps{r} }
 type providerResourceOps struct{ r *registry }
 
 func (o providerResourceOps) Check(ctx context.Context, req plugin.CheckRequest) (plugin.CheckResponse, error) {
-	p, err := o.r.load(ctx, providers.GetProviderPackage(req.URN.Type()))
+	p, err := o.r.loadProvider(ctx, req.URN.Type(), req.News)
 	if err != nil {
 		return plugin.CheckResponse{}, err
 	}
@@ -282,7 +303,7 @@ func (o providerResourceOps) Create(ctx context.Context, req plugin.CreateReques
 	p, ok := o.r.takeUnconfigured(req.URN)
 	if !ok {
 		var err error
-		if p, err = o.r.load(ctx, providers.GetProviderPackage(req.URN.Type())); err != nil {
+		if p, err = o.r.loadProvider(ctx, req.URN.Type(), req.Properties); err != nil {
 			return plugin.CreateResponse{Status: resource.StatusUnknown}, err
 		}
 	}
@@ -362,7 +383,13 @@ func defaultPlugins(pkgs []Package, prev []*resState) map[tokens.Package]pluginS
 				continue
 			}
 			c := cand{pkg: providers.GetProviderPackage(s.Type)}
-			if v := s.Inputs["version"]; v.IsString() {
+			// A parameterized provider's plugin version is under
+			// __internal, as the real engine's GetProviderVersion reads it.
+			versions := s.Inputs
+			if in := s.Inputs["__internal"]; in.IsObject() && in.ObjectValue().HasValue("parameterization") {
+				versions = in.ObjectValue()
+			}
+			if v := versions["version"]; v.IsString() {
 				if parsed, err := semver.ParseTolerant(v.StringValue()); err == nil {
 					c.version = &parsed
 				}
@@ -412,28 +439,38 @@ func (dp *defaultProviders) normalize(pkg tokens.Package, version, url string) (
 	return version, url
 }
 
-// defaultProviderRef returns the reference of the default provider for pkg,
-// registering `pulumi:providers:<pkg>::default[_<version>]` if needed. Its
-// inputs are the stack config of the package (namespace stripped; strings,
-// secret when the key is secret).
-func (d *deployment) defaultProviderRef(ctx context.Context, pkg tokens.Package, version, downloadURL string) (string, error) {
+// defaultProviderRef returns the reference of the default provider for
+// req, registering `pulumi:providers:<pkg>::default[_<version>]` if needed
+// (the version is the parameterized package's, for one registered with
+// RegisterPackage). Its inputs are the stack config of the package
+// (namespace stripped; strings, secret when the key is secret), and the
+// plugin to run, as the real engine's newRegisterDefaultProviderEvent
+// records it.
+func (d *deployment) defaultProviderRef(ctx context.Context, req providerRequest) (string, error) {
 	d.defaults.mu.Lock()
 	defer d.defaults.mu.Unlock()
 	if d.defaults.refs == nil {
 		d.defaults.refs = map[string]string{}
 	}
-	version, downloadURL = d.defaults.normalize(pkg, version, downloadURL)
-	key := string(pkg) + "\x00" + version + "\x00" + downloadURL
-	if ref, ok := d.defaults.refs[key]; ok {
-		return ref, nil
-	}
+	pkg := req.pkg()
+	req.version, req.url = d.defaults.normalize(pkg, req.version, req.url)
 	var v *semver.Version
-	if version != "" {
-		parsed, err := semver.Parse(version)
+	if req.version != "" {
+		parsed, err := semver.Parse(req.version)
 		if err != nil {
-			return "", fmt.Errorf("invalid version %q for package %s: %w", version, pkg, err)
+			return "", fmt.Errorf("invalid version %q for package %s: %w", req.version, pkg, err)
 		}
 		v = &parsed
+	}
+	// Keyed as the real engine's ProviderRequest.String: the package, its
+	// version (the parameterized package's, if any) and the download URL.
+	named, namedVersion := v, req.version
+	if req.param != nil {
+		named, namedVersion = &req.param.version, req.param.version.String()
+	}
+	key := string(pkg) + "\x00" + namedVersion + "\x00" + req.url
+	if ref, ok := d.defaults.refs[key]; ok {
+		return ref, nil
 	}
 	inputs := resource.PropertyMap{}
 	secret := map[string]bool{}
@@ -454,12 +491,15 @@ func (d *deployment) defaultProviderRef(ctx context.Context, pkg tokens.Package,
 	if v != nil {
 		setProviderVersion(inputs, v.String())
 	}
-	if downloadURL != "" {
-		setProviderURL(inputs, downloadURL)
+	if req.url != "" {
+		setProviderURL(inputs, req.url)
+	}
+	if req.param != nil {
+		setProviderParameterization(inputs, req.name, req.param)
 	}
 	st, err := d.register(ctx, &goal{
 		Type:   providers.MakeProviderType(pkg),
-		Name:   defaultProviderName(v, downloadURL),
+		Name:   defaultProviderName(named, req.url),
 		Custom: true,
 		Props:  inputs,
 	})

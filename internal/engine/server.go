@@ -62,9 +62,9 @@ func (s *engineServer) SetRootResource(_ context.Context, req *pulumirpc.SetRoot
 // monitorServer is the ResourceMonitor programs and component providers
 // register resources with.
 type monitorServer struct {
-	// Embedded on purpose: transforms, hooks, RegisterPackage and
-	// SignalAndWaitForShutdown answer Unimplemented (SDKs tolerate the last;
-	// the others only matter to programs that use those features).
+	// Embedded on purpose: transforms, hooks and SignalAndWaitForShutdown
+	// answer Unimplemented (SDKs tolerate the last; the others only matter
+	// to programs that use those features).
 	pulumirpc.UnimplementedResourceMonitorServer
 	d *deployment
 }
@@ -177,10 +177,10 @@ func (d *deployment) resolveProvider(provider string, provs map[string]string, p
 }
 
 // providerRef turns a raw provider string into a reference, registering the
-// default provider of pkg when raw is empty.
-func (d *deployment) providerRef(ctx context.Context, raw string, pkg tokens.Package, version, url string) (string, error) {
+// default provider req asks for when raw is empty.
+func (d *deployment) providerRef(ctx context.Context, raw string, req providerRequest) (string, error) {
 	if raw == "" {
-		return d.defaultProviderRef(ctx, pkg, version, url)
+		return d.defaultProviderRef(ctx, req)
 	}
 	ref, err := providers.ParseReference(raw)
 	if err != nil {
@@ -249,8 +249,6 @@ func (m *monitorServer) RegisterResource(ctx context.Context, req *pulumirpc.Reg
 	switch {
 	case len(req.GetTransforms()) > 0:
 		return nil, status.Error(codes.Unimplemented, "the test engine does not support transforms")
-	case req.GetPackageRef() != "":
-		return nil, status.Error(codes.Unimplemented, "the test engine does not support package references")
 	case len(req.GetEnvVarMappings()) > 0 && !providers.IsProviderType(t):
 		return nil, status.Error(codes.InvalidArgument, "envVarMappings can only be used with provider resources")
 	}
@@ -353,14 +351,20 @@ func (m *monitorServer) RegisterResource(ctx context.Context, req *pulumirpc.Reg
 	var providerRef string
 	var providerRefs map[string]string
 	if (custom && !providers.IsProviderType(t)) || remote {
+		// A package reference names the package's provider in place of
+		// the token's package, version and download URL.
+		preq, err := d.packages.lookup(req.GetPackageRef(), t.Package(), req.GetVersion(), req.GetPluginDownloadURL())
+		if err != nil {
+			return nil, err
+		}
 		// Steps run on the deployment's context, not the caller's RPC: a
 		// caller going away must not cut a provider call in half.
-		if providerRef, err = d.providerRef(d.ctx, provider, t.Package(), req.GetVersion(), req.GetPluginDownloadURL()); err != nil {
+		if providerRef, err = d.providerRef(d.ctx, provider, preq); err != nil {
 			return nil, err
 		}
 		providerRefs = make(map[string]string, len(provs))
 		for pkg, p := range provs {
-			ref, err := d.providerRef(d.ctx, p, t.Package(), req.GetVersion(), req.GetPluginDownloadURL())
+			ref, err := d.providerRef(d.ctx, p, preq)
 			if err != nil {
 				return nil, err
 			}
@@ -370,21 +374,40 @@ func (m *monitorServer) RegisterResource(ctx context.Context, req *pulumirpc.Reg
 
 	if providers.IsProviderType(t) {
 		v, u := req.GetVersion(), req.GetPluginDownloadURL()
-		if v == "" && u == "" {
-			// An explicit provider naming no plugin gets the default
-			// provider's, as in the real engine's RegisterResource.
-			if spec, ok := d.defaults.plugins[providers.GetProviderPackage(t)]; ok {
-				if spec.version != nil {
-					v = spec.version.String()
-				}
-				u = spec.url
-			}
-		}
 		if v != "" {
 			setProviderVersion(props, v)
 		}
 		if u != "" {
 			setProviderURL(props, u)
+		}
+		if ref := req.GetPackageRef(); ref != "" {
+			// An explicit provider of a registered package records its
+			// plugin as the package's default provider does.
+			preq, err := d.packages.lookup(ref, "", "", "")
+			if err != nil {
+				return nil, err
+			}
+			if preq.version != "" {
+				setProviderVersion(props, preq.version)
+			}
+			if preq.url != "" {
+				setProviderURL(props, preq.url)
+			}
+			if preq.param != nil {
+				setProviderParameterization(props, preq.name, preq.param)
+			}
+		}
+		if v == "" && u == "" {
+			// An explicit provider naming no plugin gets the default
+			// provider's, as in the real engine's RegisterResource.
+			if spec, ok := d.defaults.plugins[providers.GetProviderPackage(t)]; ok {
+				if spec.version != nil {
+					setProviderVersion(props, spec.version.String())
+				}
+				if spec.url != "" {
+					setProviderURL(props, spec.url)
+				}
+			}
 		}
 	}
 
@@ -434,11 +457,19 @@ func (m *monitorServer) RegisterResource(ctx context.Context, req *pulumirpc.Reg
 	for _, k := range req.GetAdditionalSecretOutputs() {
 		aso = append(aso, resource.PropertyKey(k))
 	}
+	var hideDiff []resource.PropertyPath
+	for i, raw := range req.GetHideDiffs() {
+		path, err := resource.ParsePropertyPath(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%d: %w", i, err)
+		}
+		hideDiff = append(hideDiff, path)
+	}
 	g := &goal{
 		Type: t, Name: name, Custom: custom, Props: props, Parent: parent, Protect: req.Protect,
 		Dependencies: deps, Provider: providerRef, PropertyDependencies: propDeps,
 		DeleteBeforeReplace: dbr, IgnoreChanges: req.GetIgnoreChanges(), AdditionalSecretOutputs: aso,
-		Aliases: aliases, CustomTimeouts: timeouts, ReplaceOnChanges: req.GetReplaceOnChanges(),
+		Aliases: aliases, CustomTimeouts: timeouts, ReplaceOnChanges: req.GetReplaceOnChanges(), HideDiff: hideDiff,
 		RetainOnDelete: req.RetainOnDelete, DeletedWith: deletedWith, ReplaceWith: replaceWith,
 		ReplacementTrigger: trigger, ImportID: resource.ID(req.GetImportId()),
 	}
@@ -676,15 +707,16 @@ func (m *monitorServer) Invoke(ctx context.Context, req *pulumirpc.ResourceInvok
 	if err != nil {
 		return nil, fmt.Errorf("failed to unmarshal %v args: %w", tok, err)
 	}
-	if req.GetPackageRef() != "" {
-		return nil, status.Error(codes.Unimplemented, "the test engine does not support package references")
+	preq, err := d.packages.lookup(req.GetPackageRef(), tok.Package(), req.GetVersion(), req.GetPluginDownloadURL())
+	if err != nil {
+		return nil, err
 	}
 	parent, err := resource.ParseOptionalURN(req.GetParent())
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "invalid parent URN: %v", err)
 	}
-	raw := d.resolveProvider(req.GetProvider(), nil, parent, tok.Package())
-	ref, err := d.providerRef(d.ctx, raw, tok.Package(), req.GetVersion(), req.GetPluginDownloadURL())
+	raw := d.resolveProvider(req.GetProvider(), nil, parent, preq.pkg())
+	ref, err := d.providerRef(d.ctx, raw, preq)
 	if err != nil {
 		return nil, fmt.Errorf("Invoke: %w", err)
 	}
@@ -732,8 +764,11 @@ func (m *monitorServer) Call(ctx context.Context, req *pulumirpc.ResourceCallReq
 	}
 	defer done()
 	tok := tokens.ModuleMember(req.GetTok())
-	if req.GetPackageRef() != "" {
-		return nil, status.Error(codes.Unimplemented, "the test engine does not support package references")
+	// A package reference, if any, names the default provider in place of
+	// the token's package, version and download URL.
+	preq, err := d.packages.lookup(req.GetPackageRef(), tok.Package(), req.GetVersion(), req.GetPluginDownloadURL())
+	if err != nil {
+		return nil, err
 	}
 	var self map[string]*structpb.Value
 	if sv, ok := req.GetArgs().GetFields()["__self__"]; ok {
@@ -764,7 +799,7 @@ func (m *monitorServer) Call(ctx context.Context, req *pulumirpc.ResourceCallReq
 		ref = g.Provider
 	}
 	if ref == "" {
-		if ref, err = d.defaultProviderRef(d.ctx, tok.Package(), req.GetVersion(), req.GetPluginDownloadURL()); err != nil {
+		if ref, err = d.defaultProviderRef(d.ctx, preq); err != nil {
 			return nil, err
 		}
 	}
@@ -854,16 +889,17 @@ func (m *monitorServer) ReadResource(ctx context.Context, req *pulumirpc.ReadRes
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	if req.GetPackageRef() != "" {
-		return nil, status.Error(codes.Unimplemented, "the test engine does not support package references")
-	}
 	parent, err := resource.ParseOptionalURN(req.GetParent())
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "invalid parent URN: %v", err)
 	}
 	provider := req.GetProvider()
 	if !providers.IsProviderType(t) && provider == "" {
-		if provider, err = d.defaultProviderRef(d.ctx, t.Package(), req.GetVersion(), req.GetPluginDownloadURL()); err != nil {
+		preq, err := d.packages.lookup(req.GetPackageRef(), t.Package(), req.GetVersion(), req.GetPluginDownloadURL())
+		if err != nil {
+			return nil, err
+		}
+		if provider, err = d.defaultProviderRef(d.ctx, preq); err != nil {
 			return nil, err
 		}
 	}

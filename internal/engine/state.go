@@ -57,6 +57,7 @@ type resState struct {
 	CustomTimeouts          resource.CustomTimeouts
 	IgnoreChanges           []string
 	ReplaceOnChanges        []string
+	HideDiff                []resource.PropertyPath
 	InitErrors              []string
 	ImportID                resource.ID
 	Created, Modified       *time.Time
@@ -125,6 +126,7 @@ type Resource struct {
 	PropertyDependencies            map[string][]string
 	CustomTimeouts                  resource.CustomTimeouts
 	InitErrors                      []string // a partial failure's reasons
+	HideDiff                        []string // paths whose diffs the CLI hides
 	Inputs, Outputs                 property.Map
 }
 
@@ -158,6 +160,9 @@ func LoadResources(path string) ([]Resource, error) {
 			}
 		}
 		r.CustomTimeouts = s.CustomTimeouts
+		for _, p := range s.HideDiff {
+			r.HideDiff = append(r.HideDiff, p.String())
+		}
 		out = append(out, r)
 	}
 	return out, nil
@@ -282,6 +287,7 @@ func serializeResource(s *resState, enc config.Encrypter) (apitype.ResourceV3, e
 		Modified:                s.Modified,
 		IgnoreChanges:           s.IgnoreChanges,
 		ReplaceOnChanges:        s.ReplaceOnChanges,
+		HideDiff:                s.HideDiff,
 	}
 	if s.CustomTimeouts.IsNotEmpty() {
 		ct := s.CustomTimeouts
@@ -425,7 +431,7 @@ func deserializeResource(r apitype.ResourceV3, dec config.Decrypter) (*resState,
 		DeletedWith: r.DeletedWith, ReplaceWith: r.ReplaceWith, ReplacementTrigger: trigger,
 		Delete: r.Delete, PendingReplacement: r.PendingReplacement, External: r.External,
 		AdditionalSecretOutputs: r.AdditionalSecretOutputs, Aliases: r.Aliases,
-		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges, InitErrors: r.InitErrors,
+		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges, HideDiff: r.HideDiff, InitErrors: r.InitErrors,
 		ImportID: r.ImportID, Created: r.Created, Modified: r.Modified,
 	}
 	if r.CustomTimeouts != nil {

@@ -34,6 +34,7 @@ type goal struct {
 	Aliases                 []resource.Alias
 	CustomTimeouts          resource.CustomTimeouts
 	ReplaceOnChanges        []string
+	HideDiff                []resource.PropertyPath
 	RetainOnDelete          *bool
 	DeletedWith             resource.URN
 	ReplaceWith             []resource.URN
@@ -169,7 +170,7 @@ func newState(g *goal, urn resource.URN, alias resource.URN) *resState {
 		Provider: g.Provider, AdditionalSecretOutputs: g.AdditionalSecretOutputs,
 		CustomTimeouts: g.CustomTimeouts, DeletedWith: g.DeletedWith,
 		ReplaceWith: g.ReplaceWith, ReplacementTrigger: g.ReplacementTrigger,
-		IgnoreChanges: g.IgnoreChanges, ReplaceOnChanges: g.ReplaceOnChanges,
+		IgnoreChanges: g.IgnoreChanges, ReplaceOnChanges: g.ReplaceOnChanges, HideDiff: g.HideDiff,
 		// As in the real step generator, every step records the import ID
 		// the program still asks for, so a provider that reads the resource
 		// back under another ID does not make the next run import again.

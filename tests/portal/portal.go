@@ -53,8 +53,9 @@ func NewPortal(ctx *pulumi.Context, name string, args *PortalArgs, opts ...pulum
 	// rather than in its output form: the real engine answers an output-form
 	// call that depends on a component registered by Pulumi YAML (which
 	// registers remote components as custom) with unknown, even in an update.
+	// Parent(p): with the providers the program gave the portal.
 	quoted := args.Neighbour.BucketName.ApplyT(func(bucket string) (string, error) {
-		obj, err := sitekit.GetObject(ctx, &sitekit.GetObjectArgs{Bucket: bucket, Key: "index.html"})
+		obj, err := sitekit.GetObject(ctx, &sitekit.GetObjectArgs{Bucket: bucket, Key: "index.html"}, pulumi.Parent(p))
 		if err != nil {
 			return "", err
 		}
@@ -111,6 +112,8 @@ func Registrations(version string) []host.Option {
 		// sitekit's Site.
 		host.WithResourceRef[sitekit.Site]("/sitekit/v0.1.0/schema.json#/resources/sitekit:index:Site"),
 		host.WithTypedResource[GateArgs, GateArgs](GateType, Gate{}),
+		host.WithComponent("portal:index:RawPortal", BuildRawPortal),
+		host.WithMethod("portal:index:RawPortal/pageUrl", RawPageURL),
 		host.WithComponent("portal:index:Door", BuildDoor),
 		host.WithMethod("portal:index:Door/openGate", DoorGate),
 	}
