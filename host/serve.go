@@ -32,6 +32,10 @@ const engineHealthInterval = 5 * time.Second
 // server: large enough for any ordinary message in one go.
 const flowWindow = 4 << 20
 
+// streamWorkers is how many goroutines serve the plugin's calls, each call
+// after call: a goroutine per call would grow its stack anew for each.
+const streamWorkers = 16
+
 // defaultMaxProcs is the GOMAXPROCS Main runs a plugin with.
 const defaultMaxProcs = 1
 
@@ -129,6 +133,7 @@ func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) er
 			// make the server ping the engine after most requests.
 			grpc.InitialWindowSize(flowWindow),
 			grpc.InitialConnWindowSize(4*flowWindow),
+			grpc.NumStreamWorkers(streamWorkers),
 		),
 	})
 	if err != nil {
