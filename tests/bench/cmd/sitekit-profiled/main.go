@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/provider"
@@ -57,6 +58,15 @@ func startProfile(dir string) (stop func(), err error) {
 	cpu, err := os.Create(base + ".cpu.pprof")
 	if err != nil {
 		return nil, err
+	}
+	// $POLYBENCH_PROFILE_HZ samples faster than pprof's 100 Hz, and
+	// $POLYBENCH_PROFILE_MEMRATE records more allocations, for profiles
+	// taken by hand.
+	if hz, err := strconv.Atoi(os.Getenv("POLYBENCH_PROFILE_HZ")); err == nil && hz > 0 {
+		runtime.SetCPUProfileRate(hz)
+	}
+	if rate, err := strconv.Atoi(os.Getenv("POLYBENCH_PROFILE_MEMRATE")); err == nil && rate > 0 {
+		runtime.MemProfileRate = rate
 	}
 	if err := pprof.StartCPUProfile(cpu); err != nil {
 		return nil, err
