@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -40,6 +41,10 @@ type Provider struct {
 	maxProcs     int               // GOMAXPROCS for Main; 0 leaves Go's default
 
 	monitors *monitorclient.Pool
+	// window bounds the registrations in flight of every component and
+	// method this provider runs; constructs numbers them, for its order.
+	window     *window
+	constructs atomic.Uint64
 
 	mu         sync.Mutex
 	config     configState
@@ -61,6 +66,7 @@ func newProvider(name string) *Provider {
 		refTypes:   map[reflect.Type]string{},
 		maxProcs:   defaultMaxProcs,
 		monitors:   monitorclient.NewPool(),
+		window:     newWindow(0),
 	}
 }
 

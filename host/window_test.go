@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,7 +13,7 @@ import (
 func canAcquire(w *window) bool {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	return w.acquire(ctx) == nil
+	return w.acquire(ctx, 0) == nil
 }
 
 func TestWindowReopensWhenHalfAnswered(t *testing.T) {
@@ -58,7 +59,7 @@ func TestWindowReopensWhenSlowOnesHoldIt(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := w.acquire(ctx); err != nil { // after the wait
+	if err := w.acquire(ctx, 0); err != nil { // after the wait
 		t.Fatalf("acquire behind slow registrations: %v", err)
 	}
 }
@@ -118,7 +119,7 @@ func peakInFlight(t *testing.T, w *window, rounds int, hold time.Duration) int32
 	for range 16 {
 		wg.Go(func() {
 			for range rounds {
-				if err := w.acquire(context.Background()); err != nil {
+				if err := w.acquire(context.Background(), 0); err != nil {
 					t.Error(err)
 					return
 				}
@@ -142,7 +143,7 @@ func TestWindowAcquireEndsWithContext(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error)
-	go func() { done <- w.acquire(ctx) }()
+	go func() { done <- w.acquire(ctx, 0) }()
 	cancel(context.Canceled)
 	if err := <-done; err != context.Canceled {
 		t.Fatalf("acquire after cancel = %v, want context.Canceled", err)
@@ -164,9 +165,114 @@ func TestWindowNeverExceedsN(t *testing.T) {
 func TestNilWindowBoundsNothing(t *testing.T) {
 	var w *window
 	for range 100 {
-		if err := w.acquire(context.Background()); err != nil {
+		if err := w.acquire(context.Background(), 0); err != nil {
 			t.Fatal(err)
 		}
 	}
 	w.release()
+}
+
+// Waiting registrations get their place by priority, then in order of
+// arrival, whatever order they come in.
+func TestWindowServesTheFirstComponentsFirst(t *testing.T) {
+	w := newWindowWait(1, time.Hour)
+	if !canAcquire(w) {
+		t.Fatal("acquire waited on an empty window")
+	}
+	var mu sync.Mutex
+	var order []int
+	var wg sync.WaitGroup
+	arrive := func(id int, prio uint64) {
+		wg.Go(func() {
+			if err := w.acquire(context.Background(), prio); err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			order = append(order, id)
+			mu.Unlock()
+			w.release()
+		})
+		// Each waits before the next arrives.
+		for {
+			w.mu.Lock()
+			n := len(w.queue)
+			w.mu.Unlock()
+			if n == id {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	arrive(1, 3)
+	arrive(2, 1)
+	arrive(3, 2)
+	arrive(4, 1)
+	w.release()
+	wg.Wait()
+	if want := []int{2, 4, 3, 1}; !slices.Equal(order, want) {
+		t.Errorf("places given in order %v, want %v", order, want)
+	}
+}
+
+// An acquire that gives up leaves the queue, and its place goes to the
+// next.
+func TestWindowCancelledWaiterLeavesTheQueue(t *testing.T) {
+	w := newWindowWait(1, time.Hour)
+	if !canAcquire(w) {
+		t.Fatal("acquire waited on an empty window")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	gaveUp := make(chan error)
+	go func() { gaveUp <- w.acquire(ctx, 0) }()
+	next := make(chan error)
+	go func() { next <- w.acquire(context.Background(), 1) }()
+	for {
+		w.mu.Lock()
+		n := len(w.queue)
+		w.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-gaveUp; err != context.Canceled {
+		t.Fatalf("acquire after cancel = %v, want context.Canceled", err)
+	}
+	w.release()
+	if err := <-next; err != nil {
+		t.Fatal(err)
+	}
+	if w.busy != 1 || len(w.queue) != 0 {
+		t.Errorf("busy %d, %d waiting; want 1 and none", w.busy, len(w.queue))
+	}
+}
+
+// grow raises the bound and lets waiting registrations out; it never
+// lowers it.
+func TestWindowGrow(t *testing.T) {
+	w := newWindowWait(0, time.Hour)
+	done := make(chan error)
+	go func() { done <- w.acquire(context.Background(), 0) }()
+	for {
+		w.mu.Lock()
+		n := len(w.queue)
+		w.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	w.grow(2)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	w.grow(1)
+	if !canAcquire(w) {
+		t.Fatal("grow(1) lowered a bound of 2")
+	}
+	if canAcquire(w) {
+		t.Fatal("a third registration got a place in a window of 2")
+	}
 }
