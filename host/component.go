@@ -438,8 +438,13 @@ func withDependency(m property.Map, u urn.URN) property.Map {
 		return m
 	}
 	out := make(map[string]property.Value, m.Len())
+	only := []urn.URN{u} // WithDependencies copies it
 	for k, v := range m.All {
-		out[k] = v.WithDependencies(appendUnique(v.Dependencies(), u))
+		if deps := v.Dependencies(); len(deps) > 0 {
+			out[k] = v.WithDependencies(appendUnique(deps, u))
+		} else {
+			out[k] = v.WithDependencies(only)
+		}
 	}
 	return property.NewMap(out)
 }

@@ -127,14 +127,7 @@ func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) er
 			registerServer(g, srv)
 			return nil
 		},
-		Options: append(crudServerOptions(),
-			grpc.ChainUnaryInterceptor(srv.intercept),
-			// Static flow-control windows, as in monitorclient: dynamic ones
-			// make the server ping the engine after most requests.
-			grpc.InitialWindowSize(flowWindow),
-			grpc.InitialConnWindowSize(4*flowWindow),
-			grpc.NumStreamWorkers(streamWorkers),
-		),
+		Options: serverOptions(srv),
 	})
 	if err != nil {
 		return err
@@ -158,13 +151,26 @@ func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) er
 	return err
 }
 
+// serverOptions are the gRPC server options Serve serves srv with; the
+// server needs registerServer.
+func serverOptions(srv *server) []grpc.ServerOption {
+	return append(crudServerOptions(),
+		grpc.ChainUnaryInterceptor(srv.intercept),
+		// Static flow-control windows, as in monitorclient: dynamic ones
+		// make the server ping the engine after most requests.
+		grpc.InitialWindowSize(flowWindow),
+		grpc.InitialConnWindowSize(4*flowWindow),
+		grpc.NumStreamWorkers(streamWorkers),
+	)
+}
+
 // intercept runs around every RPC: it makes the request cancellable by
 // Cancel and turns a panic into an error for that call alone.
 func (s *server) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
 	if info.FullMethod != pulumirpc.ResourceProvider_Cancel_FullMethodName {
-		var done func()
-		ctx, done = s.inflight.track(ctx)
-		defer done()
+		var id int
+		ctx, id = s.inflight.track(ctx)
+		defer s.inflight.untrack(id)
 	}
 	defer func() {
 		if r := recover(); r != nil {
