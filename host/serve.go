@@ -50,12 +50,18 @@ const defaultMaxProcs = 1
 // component that computes in parallel can ask for more with
 // [WithMaxProcs]. If the GOMAXPROCS environment variable is set at all,
 // Main leaves the runtime's setting alone.
+//
+// Main also lets the heap grow by at least 4 MB between collections (Go's
+// default lets a heap of 3 MB grow by 3 MB), which spares a plugin with a
+// small heap a few collections; with GOGC or GOMEMLIMIT set it leaves the
+// collector alone.
 func Main(name string, opts ...Option) {
 	p, err := New(name, opts...)
 	if err == nil {
 		if n := p.procs(); n > 0 {
 			runtime.GOMAXPROCS(n)
 		}
+		tuneGC(heapHeadroom)
 		err = Serve(context.Background(), p, os.Args[1:], os.Stdout)
 	}
 	if err != nil {
