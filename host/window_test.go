@@ -136,24 +136,6 @@ func peakInFlight(t *testing.T, w *window, rounds int, hold time.Duration) int32
 	return peak.Load()
 }
 
-func TestWindowAcquireEndsWithContext(t *testing.T) {
-	w := newWindowWait(1, time.Hour)
-	if !canAcquire(w) {
-		t.Fatal("acquire waited on an empty window")
-	}
-	ctx, cancel := context.WithCancelCause(context.Background())
-	done := make(chan error)
-	go func() { done <- w.acquire(ctx, 0) }()
-	cancel(context.Canceled)
-	if err := <-done; err != context.Canceled {
-		t.Fatalf("acquire after cancel = %v, want context.Canceled", err)
-	}
-	w.release()
-	if !canAcquire(w) {
-		t.Fatal("a window of 1 did not reopen when its registration was answered")
-	}
-}
-
 func TestWindowNeverExceedsN(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 8} {
 		if p := peakInFlight(t, newWindowWait(n, time.Millisecond), 200, 0); p > int32(n) || p < 1 {
@@ -170,6 +152,19 @@ func TestNilWindowBoundsNothing(t *testing.T) {
 		}
 	}
 	w.release()
+}
+
+// waitQueued waits until n acquires wait in w's queue.
+func waitQueued(w *window, n int) {
+	for {
+		w.mu.Lock()
+		queued := len(w.queue)
+		w.mu.Unlock()
+		if queued == n {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // Waiting registrations get their place by priority, then in order of
@@ -193,16 +188,7 @@ func TestWindowServesTheFirstComponentsFirst(t *testing.T) {
 			mu.Unlock()
 			w.release()
 		})
-		// Each waits before the next arrives.
-		for {
-			w.mu.Lock()
-			n := len(w.queue)
-			w.mu.Unlock()
-			if n == id {
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
+		waitQueued(w, id) // each waits before the next arrives
 	}
 	arrive(1, 3)
 	arrive(2, 1)
@@ -215,8 +201,8 @@ func TestWindowServesTheFirstComponentsFirst(t *testing.T) {
 	}
 }
 
-// An acquire that gives up leaves the queue, and its place goes to the
-// next.
+// An acquire ends with its context, leaves the queue, and the place it
+// waited for goes to the next.
 func TestWindowCancelledWaiterLeavesTheQueue(t *testing.T) {
 	w := newWindowWait(1, time.Hour)
 	if !canAcquire(w) {
@@ -227,15 +213,7 @@ func TestWindowCancelledWaiterLeavesTheQueue(t *testing.T) {
 	go func() { gaveUp <- w.acquire(ctx, 0) }()
 	next := make(chan error)
 	go func() { next <- w.acquire(context.Background(), 1) }()
-	for {
-		w.mu.Lock()
-		n := len(w.queue)
-		w.mu.Unlock()
-		if n == 2 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitQueued(w, 2)
 	cancel()
 	if err := <-gaveUp; err != context.Canceled {
 		t.Fatalf("acquire after cancel = %v, want context.Canceled", err)
@@ -255,15 +233,7 @@ func TestWindowGrow(t *testing.T) {
 	w := newWindowWait(0, time.Hour)
 	done := make(chan error)
 	go func() { done <- w.acquire(context.Background(), 0) }()
-	for {
-		w.mu.Lock()
-		n := len(w.queue)
-		w.mu.Unlock()
-		if n == 1 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitQueued(w, 1)
 	w.grow(2)
 	if err := <-done; err != nil {
 		t.Fatal(err)
