@@ -5,7 +5,10 @@
 // ours (provider/cmd/pulumi-resource-sitekit, the default), peer
 // (tests/peer), floor or floor-bounded (tests/bench/floor). As a children's provider (see
 // rusagewrap) it is always ours and writes no profiles. polybench -profile
-// uses it.
+// uses it. For profiles taken by hand, $POLYBENCH_PROFILE_HZ samples CPU
+// faster than pprof's 100 Hz (the runtime then warns on stderr that the
+// rate was set already) and $POLYBENCH_PROFILE_MEMRATE sets
+// runtime.MemProfileRate (1: every allocation).
 package main
 
 import (
@@ -59,9 +62,6 @@ func startProfile(dir string) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	// $POLYBENCH_PROFILE_HZ samples faster than pprof's 100 Hz, and
-	// $POLYBENCH_PROFILE_MEMRATE records more allocations, for profiles
-	// taken by hand.
 	if hz, err := strconv.Atoi(os.Getenv("POLYBENCH_PROFILE_HZ")); err == nil && hz > 0 {
 		runtime.SetCPUProfileRate(hz)
 	}
