@@ -118,8 +118,10 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
 	self.secrets = newSecretSet(req.Info.Config, resolved.State)
+	self.prio = p.constructs.Add(1)
 	if n := req.Info.Parallel; n > 0 {
-		self.window = newWindow(n)
+		p.window.grow(n)
+		self.window = p.window
 	}
 	out, err := runSafely(ctx, req.Token, self.name, func(ctx context.Context) (property.Map, error) {
 		return fn(ctx, self, args)

@@ -114,7 +114,7 @@ func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequ
 	// A read is a registration: counted and bounded as Register's are.
 	c.pending.Add(1)
 	defer c.pending.Done()
-	if err := c.window.acquire(ctx); err != nil {
+	if err := c.window.acquire(ctx, c.prio); err != nil {
 		return monitorclient.ReadResourceResponse{}, err
 	}
 	resp, err := c.monitor.ReadResource(ctx, req)

@@ -159,7 +159,8 @@ type Component struct {
 
 	provider *Provider
 	monitor  *monitorclient.Client
-	window   *window         // registrations in flight, at most the engine's parallel
+	window   *window         // the provider's registrations in flight, at most the engine's parallel
+	prio     uint64          // order in the window: the Construct's (or Call's), shared with nested components
 	pending  *sync.WaitGroup // registrations in flight, shared with nested components
 	// secrets are the plaintexts of the stack config's secrets (and, in a
 	// method, of the component's state): handed over with their markers, a
@@ -222,7 +223,9 @@ func (c *Component) ProviderConfig() property.Map { return c.provider.currentCon
 // them with resp.Output(key), and the ID with resp.IDValue(): in a preview
 // an output or ID the engine did not send is unknown there, not null, as
 // in the Go SDK. A name that contains a secret input is refused: it would
-// be stored in the URN.
+// be stored in the URN. At most the engine's parallel registrations of all
+// the components of the process are in flight at once, those of earlier
+// components first; a remote component's registration is not counted.
 func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {
 	if req.Parent == "" {
 		req.Parent = c.urn
@@ -247,11 +250,18 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	req.Inputs = c.seal(req.Inputs)
 	c.pending.Add(1)
 	defer c.pending.Done()
-	if err := c.window.acquire(ctx); err != nil {
+	// A remote component is answered when its Construct returns, which may
+	// run in this process and need places: its registration takes none, or
+	// a window full of them would wait forever.
+	w := c.window
+	if req.Remote {
+		w = nil
+	}
+	if err := w.acquire(ctx, c.prio); err != nil {
 		return monitorclient.RegisterResourceResponse{}, err
 	}
 	resp, err := c.monitor.RegisterResource(ctx, req)
-	c.window.release()
+	w.release()
 	resp.DryRun = c.info.DryRun
 	if err != nil {
 		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
@@ -323,6 +333,7 @@ func (c *Component) child(token, name string, u urn.URN, inputs property.Map) *C
 		provider:     c.provider,
 		monitor:      c.monitor,
 		window:       c.window,
+		prio:         c.prio,
 		pending:      c.pending,
 		secrets:      c.secrets,
 		inputSecrets: c.inputSecrets,
@@ -427,8 +438,13 @@ func withDependency(m property.Map, u urn.URN) property.Map {
 		return m
 	}
 	out := make(map[string]property.Value, m.Len())
+	only := []urn.URN{u} // WithDependencies copies it
 	for k, v := range m.All {
-		out[k] = v.WithDependencies(appendUnique(v.Dependencies(), u))
+		if deps := v.Dependencies(); len(deps) > 0 {
+			out[k] = v.WithDependencies(appendUnique(deps, u))
+		} else {
+			out[k] = v.WithDependencies(only)
+		}
 	}
 	return property.NewMap(out)
 }

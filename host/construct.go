@@ -77,8 +77,10 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		provider: p, monitor: monitor, pending: &sync.WaitGroup{},
 		secrets: newSecretSet(req.Info.Config), inputSecrets: newSecretSet(req.Inputs),
 	}
+	c.prio = p.constructs.Add(1)
 	if n := req.Info.Parallel; n > 0 {
-		c.window = newWindow(n)
+		p.window.grow(n)
+		c.window = p.window
 	}
 	outputs, err := runSafely(ctx, req.Type, req.Name, func(ctx context.Context) (property.Map, error) {
 		return ctor(ctx, c)

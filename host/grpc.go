@@ -420,19 +420,24 @@ type inflight struct {
 
 func newInflight() *inflight { return &inflight{cancels: map[int]context.CancelFunc{}} }
 
-func (f *inflight) track(ctx context.Context) (context.Context, func()) {
+// track makes ctx cancellable by cancelAll until untrack(id) is called.
+func (f *inflight) track(ctx context.Context) (context.Context, int) {
 	ctx, cancel := context.WithCancel(ctx)
 	f.mu.Lock()
 	id := f.next
 	f.next++
 	f.cancels[id] = cancel
 	f.mu.Unlock()
-	return ctx, func() {
-		f.mu.Lock()
-		delete(f.cancels, id)
-		f.mu.Unlock()
-		cancel()
-	}
+	return ctx, id
+}
+
+// untrack ends what track started: the request is over.
+func (f *inflight) untrack(id int) {
+	f.mu.Lock()
+	cancel := f.cancels[id]
+	delete(f.cancels, id)
+	f.mu.Unlock()
+	cancel()
 }
 
 func (f *inflight) cancelAll() {

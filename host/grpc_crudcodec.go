@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -73,41 +74,56 @@ var (
 	crudReadOption = wire.UnmarshalOptions{} // as crudFromWire
 )
 
-// splitStructs reads message b's google.protobuf.Struct fields nums as
-// crudFromWire would, says which were there, and returns the other fields'
-// bytes, for proto. ok is false where a Struct needs proto's reading (see
+// structs are the google.protobuf.Struct fields splitStructs read, in
+// the order asked, and whether each was there.
+type structs struct {
+	maps [3]property.Map
+	seen [3]bool
+}
+
+// restBuffers hold the fields splitStructs leaves to proto, which copies
+// what it keeps.
+var restBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+// splitStructs reads message b's google.protobuf.Struct fields nums (at
+// most 3) as crudFromWire would and unmarshals the other fields into rest
+// with proto. ok is false where a Struct needs proto's reading (see
 // wire.ReadMapBytes) or a field of nums comes more than once: read b with
 // proto then.
-func splitStructs(b []byte, nums ...protowire.Number) (maps []property.Map, seen []bool, rest []byte, ok bool) {
-	maps = make([]property.Map, len(nums))
-	seen = make([]bool, len(nums))
-	rest = make([]byte, 0, 128)
+func splitStructs(b []byte, rest proto.Message, nums ...protowire.Number) (s structs, ok bool, err error) {
+	buf := restBuffers.Get().(*[]byte)
+	defer func() {
+		*buf = (*buf)[:0]
+		restBuffers.Put(buf)
+	}()
+	other := *buf
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
-			return nil, nil, nil, false
+			return structs{}, false, nil
 		}
 		m := protowire.ConsumeFieldValue(num, typ, b[n:])
 		if m < 0 {
-			return nil, nil, nil, false
+			return structs{}, false, nil
 		}
 		i := slices.Index(nums, num)
 		if i < 0 {
-			rest = append(rest, b[:n+m]...)
+			other = append(other, b[:n+m]...)
 			b = b[n+m:]
 			continue
 		}
-		if typ != protowire.BytesType || seen[i] {
-			return nil, nil, nil, false
+		if typ != protowire.BytesType || s.seen[i] {
+			return structs{}, false, nil
 		}
 		content, _ := protowire.ConsumeBytes(b[n:])
-		if maps[i], ok = wire.ReadMapBytes(content, crudReadOption); !ok {
-			return nil, nil, nil, false
+		if s.maps[i], ok = wire.ReadMapBytes(content, crudReadOption); !ok {
+			return structs{}, false, nil
 		}
-		seen[i] = true
+		s.seen[i] = true
 		b = b[n+m:]
 	}
-	return maps, seen, rest, true
+	*buf = other
+	return s, true, proto.Unmarshal(other, rest)
 }
 
 // checkIn is a CheckRequest as crudCodec reads it: raw says olds and news
@@ -120,12 +136,12 @@ type checkIn struct {
 }
 
 func (c *checkIn) decode(b []byte) error {
-	maps, _, rest, ok := splitStructs(b, checkOlds, checkNews)
+	s, ok, err := splitStructs(b, &c.req, checkOlds, checkNews)
 	if !ok {
 		return proto.Unmarshal(b, &c.req)
 	}
-	c.olds, c.news, c.raw = maps[0], maps[1], true
-	return proto.Unmarshal(rest, &c.req)
+	c.olds, c.news, c.raw = s.maps[0], s.maps[1], true
+	return err
 }
 
 // createIn is a CreateRequest as crudCodec reads it, as checkIn.
@@ -136,12 +152,12 @@ type createIn struct {
 }
 
 func (c *createIn) decode(b []byte) error {
-	maps, _, rest, ok := splitStructs(b, createInputs)
+	s, ok, err := splitStructs(b, &c.req, createInputs)
 	if !ok {
 		return proto.Unmarshal(b, &c.req)
 	}
-	c.inputs, c.raw = maps[0], true
-	return proto.Unmarshal(rest, &c.req)
+	c.inputs, c.raw = s.maps[0], true
+	return err
 }
 
 // diffIn is a DiffRequest as crudCodec reads it, as checkIn; oldInputs
@@ -153,15 +169,15 @@ type diffIn struct {
 }
 
 func (c *diffIn) decode(b []byte) error {
-	maps, seen, rest, ok := splitStructs(b, diffOlds, diffOldInputs, diffNews)
+	s, ok, err := splitStructs(b, &c.req, diffOlds, diffOldInputs, diffNews)
 	if !ok {
 		return proto.Unmarshal(b, &c.req)
 	}
-	c.oldOutputs, c.oldInputs, c.news, c.raw = maps[0], maps[1], maps[2], true
-	if !seen[1] {
+	c.oldOutputs, c.oldInputs, c.news, c.raw = s.maps[0], s.maps[1], s.maps[2], true
+	if !s.seen[1] {
 		c.oldInputs = c.oldOutputs
 	}
-	return proto.Unmarshal(rest, &c.req)
+	return err
 }
 
 func (s *server) rawDiff(ctx context.Context, in *diffIn) (any, error) {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -24,6 +25,10 @@ type Provider struct {
 	*definition // what New and the options set; shared by fresh instances
 
 	monitors *monitorclient.Pool
+	// window bounds the registrations in flight of every component and
+	// method this provider runs; constructs numbers them, for its order.
+	window     *window
+	constructs atomic.Uint64
 
 	mu         sync.Mutex
 	config     configState
@@ -57,30 +62,31 @@ type definition struct {
 }
 
 func newProvider(name string) *Provider {
-	return &Provider{
-		definition: &definition{
-			name:       name,
-			components: map[string]constructor{},
-			resources:  map[string]Resource{},
-			methods:    map[string]method{},
-			functions:  map[string]function{},
-			shapes:     map[string]shape{},
-			hooks:      map[string]hook.Handler{},
-			refTypes:   map[reflect.Type]string{},
-			maxProcs:   defaultMaxProcs,
-		},
-		monitors: monitorclient.NewPool(),
-	}
+	return newInstance(&definition{
+		name:       name,
+		components: map[string]constructor{},
+		resources:  map[string]Resource{},
+		methods:    map[string]method{},
+		functions:  map[string]function{},
+		shapes:     map[string]shape{},
+		hooks:      map[string]hook.Handler{},
+		refTypes:   map[reflect.Type]string{},
+		maxProcs:   defaultMaxProcs,
+	})
+}
+
+// newInstance is a provider of d with the state of a process of its own:
+// configuration, engine and monitor connections, the bound on
+// registrations in flight, warnings.
+func newInstance(d *definition) *Provider {
+	return &Provider{definition: d, monitors: monitorclient.NewPool(), window: newWindow(0)}
 }
 
 func init() { instance.Fresh = func(p any) any { return p.(*Provider).fresh() } }
 
 // fresh is a new instance of p, as a second process of the same plugin
-// would be: the same definition, with its own configuration, engine and
-// monitor connections and warnings.
-func (p *Provider) fresh() *Provider {
-	return &Provider{definition: p.definition, monitors: monitorclient.NewPool()}
-}
+// would be.
+func (p *Provider) fresh() *Provider { return newInstance(p.definition) }
 
 // warnSecretArgs warns, once per process for each token and set of paths,
 // that secret arguments reached plain Go values, so all that token's code

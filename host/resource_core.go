@@ -138,13 +138,16 @@ func (p *Provider) warnUndeclaredState(ctx context.Context, info ResourceInfo, o
 	}
 }
 
-// withTimeout bounds a backend call by the request's timeout, if any.
+// withTimeout bounds a backend call by the request's timeout, if any;
+// without one it is ctx itself.
 func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	if d <= 0 {
-		return context.WithCancel(ctx)
+		return ctx, noCancel
 	}
 	return context.WithTimeout(ctx, d)
 }
+
+func noCancel() {}
 
 func (p *Provider) create(ctx context.Context, req CreateRequest, preview bool) (CreateResponse, error) {
 	r, err := p.resource(req.Type)

@@ -32,6 +32,10 @@ const engineHealthInterval = 5 * time.Second
 // server: large enough for any ordinary message in one go.
 const flowWindow = 4 << 20
 
+// streamWorkers is how many goroutines serve the plugin's calls, each call
+// after call: a goroutine per call would grow its stack anew for each.
+const streamWorkers = 16
+
 // defaultMaxProcs is the GOMAXPROCS Main runs a plugin with.
 const defaultMaxProcs = 1
 
@@ -46,12 +50,18 @@ const defaultMaxProcs = 1
 // component that computes in parallel can ask for more with
 // [WithMaxProcs]. If the GOMAXPROCS environment variable is set at all,
 // Main leaves the runtime's setting alone.
+//
+// Main also lets the heap grow by at least 4 MB between collections (Go's
+// default lets a heap of 3 MB grow by 3 MB), which spares a plugin with a
+// small heap a few collections; with GOGC or GOMEMLIMIT set it leaves the
+// collector alone.
 func Main(name string, opts ...Option) {
 	p, err := New(name, opts...)
 	if err == nil {
 		if n := p.procs(); n > 0 {
 			runtime.GOMAXPROCS(n)
 		}
+		tuneGC(heapHeadroom)
 		err = Serve(context.Background(), p, os.Args[1:], os.Stdout)
 	}
 	if err != nil {
@@ -123,13 +133,7 @@ func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) er
 			registerServer(g, srv)
 			return nil
 		},
-		Options: append(crudServerOptions(),
-			grpc.ChainUnaryInterceptor(srv.intercept),
-			// Static flow-control windows, as in monitorclient: dynamic ones
-			// make the server ping the engine after most requests.
-			grpc.InitialWindowSize(flowWindow),
-			grpc.InitialConnWindowSize(4*flowWindow),
-		),
+		Options: serverOptions(srv),
 	})
 	if err != nil {
 		return err
@@ -153,13 +157,26 @@ func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) er
 	return err
 }
 
+// serverOptions are the gRPC server options Serve serves srv with; the
+// server needs registerServer.
+func serverOptions(srv *server) []grpc.ServerOption {
+	return append(crudServerOptions(),
+		grpc.ChainUnaryInterceptor(srv.intercept),
+		// Static flow-control windows, as in monitorclient: dynamic ones
+		// make the server ping the engine after most requests.
+		grpc.InitialWindowSize(flowWindow),
+		grpc.InitialConnWindowSize(4*flowWindow),
+		grpc.NumStreamWorkers(streamWorkers),
+	)
+}
+
 // intercept runs around every RPC: it makes the request cancellable by
 // Cancel and turns a panic into an error for that call alone.
 func (s *server) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
 	if info.FullMethod != pulumirpc.ResourceProvider_Cancel_FullMethodName {
-		var done func()
-		ctx, done = s.inflight.track(ctx)
-		defer done()
+		var id int
+		ctx, id = s.inflight.track(ctx)
+		defer s.inflight.untrack(id)
 	}
 	defer func() {
 		if r := recover(); r != nil {

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,7 +13,7 @@ import (
 func canAcquire(w *window) bool {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	return w.acquire(ctx) == nil
+	return w.acquire(ctx, 0) == nil
 }
 
 func TestWindowReopensWhenHalfAnswered(t *testing.T) {
@@ -58,7 +59,7 @@ func TestWindowReopensWhenSlowOnesHoldIt(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := w.acquire(ctx); err != nil { // after the wait
+	if err := w.acquire(ctx, 0); err != nil { // after the wait
 		t.Fatalf("acquire behind slow registrations: %v", err)
 	}
 }
@@ -118,7 +119,7 @@ func peakInFlight(t *testing.T, w *window, rounds int, hold time.Duration) int32
 	for range 16 {
 		wg.Go(func() {
 			for range rounds {
-				if err := w.acquire(context.Background()); err != nil {
+				if err := w.acquire(context.Background(), 0); err != nil {
 					t.Error(err)
 					return
 				}
@@ -135,24 +136,6 @@ func peakInFlight(t *testing.T, w *window, rounds int, hold time.Duration) int32
 	return peak.Load()
 }
 
-func TestWindowAcquireEndsWithContext(t *testing.T) {
-	w := newWindowWait(1, time.Hour)
-	if !canAcquire(w) {
-		t.Fatal("acquire waited on an empty window")
-	}
-	ctx, cancel := context.WithCancelCause(context.Background())
-	done := make(chan error)
-	go func() { done <- w.acquire(ctx) }()
-	cancel(context.Canceled)
-	if err := <-done; err != context.Canceled {
-		t.Fatalf("acquire after cancel = %v, want context.Canceled", err)
-	}
-	w.release()
-	if !canAcquire(w) {
-		t.Fatal("a window of 1 did not reopen when its registration was answered")
-	}
-}
-
 func TestWindowNeverExceedsN(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 8} {
 		if p := peakInFlight(t, newWindowWait(n, time.Millisecond), 200, 0); p > int32(n) || p < 1 {
@@ -164,9 +147,102 @@ func TestWindowNeverExceedsN(t *testing.T) {
 func TestNilWindowBoundsNothing(t *testing.T) {
 	var w *window
 	for range 100 {
-		if err := w.acquire(context.Background()); err != nil {
+		if err := w.acquire(context.Background(), 0); err != nil {
 			t.Fatal(err)
 		}
 	}
 	w.release()
+}
+
+// waitQueued waits until n acquires wait in w's queue.
+func waitQueued(w *window, n int) {
+	for {
+		w.mu.Lock()
+		queued := len(w.queue)
+		w.mu.Unlock()
+		if queued == n {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Waiting registrations get their place by priority, then in order of
+// arrival, whatever order they come in.
+func TestWindowServesTheFirstComponentsFirst(t *testing.T) {
+	w := newWindowWait(1, time.Hour)
+	if !canAcquire(w) {
+		t.Fatal("acquire waited on an empty window")
+	}
+	var mu sync.Mutex
+	var order []int
+	var wg sync.WaitGroup
+	arrive := func(id int, prio uint64) {
+		wg.Go(func() {
+			if err := w.acquire(context.Background(), prio); err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			order = append(order, id)
+			mu.Unlock()
+			w.release()
+		})
+		waitQueued(w, id) // each waits before the next arrives
+	}
+	arrive(1, 3)
+	arrive(2, 1)
+	arrive(3, 2)
+	arrive(4, 1)
+	w.release()
+	wg.Wait()
+	if want := []int{2, 4, 3, 1}; !slices.Equal(order, want) {
+		t.Errorf("places given in order %v, want %v", order, want)
+	}
+}
+
+// An acquire ends with its context, leaves the queue, and the place it
+// waited for goes to the next.
+func TestWindowCancelledWaiterLeavesTheQueue(t *testing.T) {
+	w := newWindowWait(1, time.Hour)
+	if !canAcquire(w) {
+		t.Fatal("acquire waited on an empty window")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	gaveUp := make(chan error)
+	go func() { gaveUp <- w.acquire(ctx, 0) }()
+	next := make(chan error)
+	go func() { next <- w.acquire(context.Background(), 1) }()
+	waitQueued(w, 2)
+	cancel()
+	if err := <-gaveUp; err != context.Canceled {
+		t.Fatalf("acquire after cancel = %v, want context.Canceled", err)
+	}
+	w.release()
+	if err := <-next; err != nil {
+		t.Fatal(err)
+	}
+	if w.busy != 1 || len(w.queue) != 0 {
+		t.Errorf("busy %d, %d waiting; want 1 and none", w.busy, len(w.queue))
+	}
+}
+
+// grow raises the bound and lets waiting registrations out; it never
+// lowers it.
+func TestWindowGrow(t *testing.T) {
+	w := newWindowWait(0, time.Hour)
+	done := make(chan error)
+	go func() { done <- w.acquire(context.Background(), 0) }()
+	waitQueued(w, 1)
+	w.grow(2)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	w.grow(1)
+	if !canAcquire(w) {
+		t.Fatal("grow(1) lowered a bound of 2")
+	}
+	if canAcquire(w) {
+		t.Fatal("a third registration got a place in a window of 2")
+	}
 }

@@ -29,6 +29,16 @@ type Package struct {
 	Language map[string]json.RawMessage `json:"language,omitempty"`
 
 	json []byte
+	// refs are the $refs validate resolved, as resolve found them, so that
+	// checking a value does not parse its refs again: filled in loading
+	// while loading, read-only after.
+	refs, loading map[string]resolvedRef
+}
+
+type resolvedRef struct {
+	kind refKind
+	tok  string
+	err  error
 }
 
 // Meta is the package's metadata section.
@@ -128,9 +138,12 @@ func LoadJSON(js []byte) (*Package, error) {
 		return nil, fmt.Errorf("schema: missing package name")
 	}
 	p.json = js
+	// validate resolves every $ref of the package's properties.
+	p.loading = map[string]resolvedRef{}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
+	p.refs, p.loading = p.loading, nil
 	return &p, nil
 }
 
@@ -361,6 +374,17 @@ var refPath = regexp.MustCompile(`^/?([-\w]+)/(v[^/]*)/schema\.json$`)
 // are accepted without resolving; a ref to this package at another version
 // is refused.
 func (p *Package) resolve(ref string) (refKind, string, error) {
+	if r, ok := p.refs[ref]; ok {
+		return r.kind, r.tok, r.err
+	}
+	kind, tok, err := p.resolveRef(ref)
+	if p.loading != nil {
+		p.loading[ref] = resolvedRef{kind, tok, err}
+	}
+	return kind, tok, err
+}
+
+func (p *Package) resolveRef(ref string) (refKind, string, error) {
 	switch ref {
 	case "pulumi.json#/Any", "pulumi.json#/Json":
 		return refAny, "", nil

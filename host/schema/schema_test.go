@@ -3,6 +3,7 @@ package schema
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -192,6 +193,16 @@ func TestResolveUnescapesTokens(t *testing.T) {
 			t.Errorf("resolve(%q) = %v, %q, %v; want an error containing %q", tc.ref, kind, tok, err, tc.err)
 		case tc.tok != "" && (err != nil || kind != tc.kind || tok != tc.tok):
 			t.Errorf("resolve(%q) = %v, %q, %v; want %v, %q", tc.ref, kind, tok, err, tc.kind, tc.tok)
+		}
+	}
+	// The refs loading resolved are kept, and resolve as they did.
+	if len(p.refs) == 0 {
+		t.Fatal("loading kept no resolved $refs")
+	}
+	for ref, r := range p.refs {
+		kind, tok, err := p.resolveRef(ref)
+		if kind != r.kind || tok != r.tok || fmt.Sprint(err) != fmt.Sprint(r.err) {
+			t.Errorf("kept %q as %v, %q, %v; it resolves to %v, %q, %v", ref, r.kind, r.tok, r.err, kind, tok, err)
 		}
 	}
 }

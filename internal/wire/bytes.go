@@ -374,7 +374,7 @@ func unmarshalStructBytes(b []byte, o UnmarshalOptions, depth int) (map[string]p
 	if depth > maxDepth {
 		return nil, errUnusual
 	}
-	out := map[string]property.Value{}
+	out := make(map[string]property.Value, countEntries(b))
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 || num != structFields || typ != protowire.BytesType {
@@ -397,6 +397,25 @@ func unmarshalStructBytes(b []byte, o UnmarshalOptions, depth int) (map[string]p
 		out[k] = v
 	}
 	return out, nil
+}
+
+// countEntries is how many fields Struct bytes b has, for the size of its
+// map; it stops at bytes it cannot read.
+func countEntries(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		_, typ, t := protowire.ConsumeTag(b)
+		if t < 0 {
+			break
+		}
+		m := protowire.ConsumeFieldValue(0, typ, b[t:])
+		if m < 0 {
+			break
+		}
+		b = b[t+m:]
+		n++
+	}
+	return n
 }
 
 // mapEntry splits a map entry into its key and the bytes of its value.

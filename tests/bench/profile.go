@@ -98,7 +98,7 @@ func RealProfile(ctx context.Context, dir, deps string, pages, runs int) (string
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "CPU and allocation profiles of the plugin on the real engine, Construct and the children's CRUD in one process, %d `pulumi up` of a Site with %d pages each (`polybench -real-profile %d`); frames as above, plus gRPC's server handler.\n\n", runs, pages, pages)
+	fmt.Fprintf(&b, "CPU and allocation profiles of the plugin on the real engine, Construct and the children's CRUD in one process, %d `pulumi up` of a Site with %d pages each (`polybench -real-profile %d`); frames as above, plus gRPC's server (its handler, reader and writer) and the runtime's garbage collection, allocation, stack growth, scheduler (`mcall`, `findRunnable`) and system calls (`Syscall6`).\n\n", runs, pages, pages)
 	for _, impl := range []Impl{Ours, Peer} {
 		profDir := filepath.Join(dir, "profiles", string(impl))
 		if err := os.MkdirAll(profDir, 0o755); err != nil {
@@ -110,12 +110,20 @@ func RealProfile(ctx context.Context, dir, deps string, pages, runs int) (string
 				return "", err
 			}
 		}
-		if err := pprofText(ctx, &b, string(impl)+", real engine", real, profDir, "polyhost|pulumi/sdk/v3/go/pulumi\\.|grpc\\.\\(\\*ClientConn\\)\\.Invoke$|grpc\\.\\(\\*Server\\)\\.processUnaryRPC$"); err != nil {
+		if err := pprofText(ctx, &b, string(impl)+", real engine", real, profDir, realShow); err != nil {
 			return "", err
 		}
 	}
 	return b.String(), nil
 }
+
+// realShow are the frames the real-engine profiles show: this project's
+// and the Go SDK's, gRPC's client call, its server's handler, reader and
+// writer, and the runtime's garbage collection, allocation, stack growth,
+// scheduler and system calls.
+const realShow = `polyhost|pulumi/sdk/v3/go/pulumi\.|grpc\.\(\*ClientConn\)\.Invoke$|grpc\.\(\*Server\)\.(processRPC|processUnaryRPC)$` +
+	`|transport\.\(\*http2Server\)\.HandleStreams$|transport\.\(\*loopyWriter\)\.run$` +
+	`|^runtime\.(gcBgMarkWorker|mallocgc|newstack|findRunnable|mcall)$|^internal/runtime/syscall/linux\.Syscall6$`
 
 // pprofText appends the top CPU and allocation frames of the profiles in
 // profDir matching show.

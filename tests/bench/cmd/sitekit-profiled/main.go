@@ -5,7 +5,10 @@
 // ours (provider/cmd/pulumi-resource-sitekit, the default), peer
 // (tests/peer), floor or floor-bounded (tests/bench/floor). As a children's provider (see
 // rusagewrap) it is always ours and writes no profiles. polybench -profile
-// uses it.
+// uses it. For profiles taken by hand, $POLYBENCH_PROFILE_HZ samples CPU
+// faster than pprof's 100 Hz (the runtime then warns on stderr that the
+// rate was set already) and $POLYBENCH_PROFILE_MEMRATE sets
+// runtime.MemProfileRate (1: every allocation).
 package main
 
 import (
@@ -14,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/provider"
@@ -57,6 +61,12 @@ func startProfile(dir string) (stop func(), err error) {
 	cpu, err := os.Create(base + ".cpu.pprof")
 	if err != nil {
 		return nil, err
+	}
+	if hz, err := strconv.Atoi(os.Getenv("POLYBENCH_PROFILE_HZ")); err == nil && hz > 0 {
+		runtime.SetCPUProfileRate(hz)
+	}
+	if rate, err := strconv.Atoi(os.Getenv("POLYBENCH_PROFILE_MEMRATE")); err == nil && rate > 0 {
+		runtime.MemProfileRate = rate
 	}
 	if err := pprof.StartCPUProfile(cpu); err != nil {
 		return nil, err
