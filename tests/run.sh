@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs the consumer-program
-# dependencies and the real pulumi CLI (tests/setup.sh), then unit tests,
-# the e2e scripts on both engines, the race detector on the concurrent
-# packages, and a short fuzz of each fuzz target.
+# dependencies and the real pulumi CLI (tests/setup.sh), then gofmt and
+# go vet, unit tests, the e2e scripts on both engines, the race detector
+# on the concurrent packages, and a short fuzz of each fuzz target.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tests/setup.sh
 # setup.sh installed the real pulumi CLI: scripts that need it must run, not skip.
 export POLYHOST_REQUIRE_PULUMI=1
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:" $unformatted >&2
+	exit 1
+fi
 go vet ./...
 # The Go example is a module of its own, on the generated SDK.
 (cd examples/go && go vet ./...)
