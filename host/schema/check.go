@@ -111,7 +111,7 @@ func (c *checker) value(path string, spec Property, v property.Value) {
 			return
 		}
 		for i, e := range v.AsArray().All {
-			c.value(fmt.Sprintf("%s[%d]", path, i), *spec.Items, e)
+			c.value(fmt.Sprintf("%s[%d]", path, i), *spec.Items, within(v, e))
 		}
 	case "object":
 		if !v.IsMap() {
@@ -122,7 +122,7 @@ func (c *checker) value(path string, spec Property, v property.Value) {
 			return
 		}
 		for k, e := range v.AsMap().AllStable {
-			c.value(fmt.Sprintf("%s[%s]", path, strconv.Quote(k)), *spec.AdditionalProperties, e)
+			c.value(fmt.Sprintf("%s[%s]", path, strconv.Quote(k)), *spec.AdditionalProperties, within(v, e))
 		}
 	}
 }
@@ -154,8 +154,12 @@ func (c *checker) ref(path string, spec Property, v property.Value) {
 		}
 		u := v.AsResourceReference().URN
 		switch {
+		case !u.IsValid() && v.Secret():
+			c.fail(path, "malformed resource reference: the secret value is not a URN")
 		case !u.IsValid():
 			c.fail(path, "malformed resource reference: %q is not a URN", string(u))
+		case u.Type().String() != tok && v.Secret():
+			c.fail(path, "expected a reference to a %s resource, got a secret reference to another type", tok)
 		case u.Type().String() != tok:
 			c.fail(path, "expected a reference to a %s resource, got a %s", tok, u.Type())
 		}
@@ -172,8 +176,25 @@ func (c *checker) ref(path string, spec Property, v property.Value) {
 			c.fail(path, "expected an object of type %s, got %s", tok, typed.Describe(v))
 			return
 		}
-		c.object(path, t.Object, v.AsMap())
+		props := v.AsMap()
+		if v.Secret() {
+			m := make(map[string]property.Value, props.Len())
+			for k, e := range props.All {
+				m[k] = within(v, e)
+			}
+			props = property.NewMap(m)
+		}
+		c.object(path, t.Object, props)
 	}
+}
+
+// within is e, an element of v, marked secret if v is: a failure inside a
+// secret describes its value as secret, never by its plaintext.
+func within(v, e property.Value) property.Value {
+	if v.Secret() && !e.Secret() {
+		return e.WithSecret(true)
+	}
+	return e
 }
 
 func (c *checker) enum(path, tok string, t Type, v property.Value) {

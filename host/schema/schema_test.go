@@ -144,6 +144,55 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// A failure inside a secret (an array's element, a map's value, an
+// object's field, a reference) describes the value as secret, never by its
+// plaintext.
+func TestCheckNeverShowsSecrets(t *testing.T) {
+	t.Parallel()
+	p, err := Load([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := p.Resources["pkg:index:Thing"].Inputs()
+	secret := func(key string, v any) property.Map {
+		pv, err := property.Any(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return property.NewMap(map[string]property.Value{"name": property.New("n"), key: pv.WithSecret(true)})
+	}
+	num := property.New(4242.5)
+	cases := []struct {
+		name   string
+		in     property.Map
+		want   string
+		hidden string // the secret's plaintext
+	}{
+		{"scalar", secret("count", "hunter2"), "count: expected an integer, got a secret string", "hunter2"},
+		{"array element", secret("tags", []property.Value{num}), "tags[0]: expected a string, got a secret number", "4242"},
+		{"map value", secret("labels", map[string]property.Value{"k": num}), `labels["k"]: expected a string, got a secret number`, "4242"},
+		{"object field", secret("at", map[string]property.Value{"x": num}), "at.x: expected an integer, got the secret value", "4242"},
+		{"enum in an array", secret("tags", []property.Value{property.New(map[string]property.Value{"c": property.New("hunter2")})}), "tags[0]: expected a string, got a secret object", "hunter2"},
+		{"reference to another type", secret("other", property.ResourceReference{URN: "urn:pulumi:s::p::pkg:index:Hidden::o"}), "other: expected a reference to a pkg:index:Thing resource, got a secret reference", "Hidden"},
+		{"malformed reference", secret("other", property.ResourceReference{URN: "hunter2"}), "other: malformed resource reference: the secret value is not a URN", "hunter2"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, f := range p.Check(obj, tc.in) {
+				got = append(got, f.String())
+			}
+			joined := strings.Join(got, "; ")
+			if !strings.Contains(joined, tc.want) {
+				t.Errorf("failures %q, want %q", joined, tc.want)
+			}
+			if strings.Contains(joined, tc.hidden) {
+				t.Errorf("failures %q show the secret %q", joined, tc.hidden)
+			}
+		})
+	}
+}
+
 // modSrc is a package whose tokens have modules, with every $ref written
 // as Pulumi's tools write them: a module's "/" as "%2F".
 //
