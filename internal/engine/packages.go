@@ -115,6 +115,22 @@ func (m *monitorServer) RegisterPackage(_ context.Context, req *pulumirpc.Regist
 	return &pulumirpc.RegisterPackageResponse{Ref: m.d.packages.register(pr)}, nil
 }
 
+// record writes into a provider's inputs, whose version is set, the
+// plugin req names beyond its version, as the real engine does for a
+// default provider and for an explicit one with a package reference: its
+// download URL, checksums and parameterization.
+func (r providerRequest) record(inputs resource.PropertyMap) {
+	if r.url != "" {
+		setProviderURL(inputs, r.url)
+	}
+	if r.checksums != nil {
+		setProviderChecksums(inputs, r.checksums)
+	}
+	if r.param != nil {
+		setProviderParameterization(inputs, r.name, r.param)
+	}
+}
+
 // setProviderParameterization records in a provider's inputs the plugin
 // that serves it and its parameter, as the real engine does: the plugin's
 // name and version and the parameter (base64) under __internal, the

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -290,6 +291,16 @@ func setProviderVersion(inputs resource.PropertyMap, version string) {
 
 func setProviderURL(inputs resource.PropertyMap, url string) {
 	providerInternal(inputs)["pluginDownloadURL"] = resource.NewProperty(url)
+}
+
+// setProviderChecksums records a plugin's checksums, by platform, as the
+// real engine does: hexadecimal strings under __internal's pluginChecksums.
+func setProviderChecksums(inputs resource.PropertyMap, checksums map[string][]byte) {
+	m := make(resource.PropertyMap, len(checksums))
+	for platform, sum := range checksums {
+		m[resource.PropertyKey(platform)] = resource.NewProperty(hex.EncodeToString(sum))
+	}
+	providerInternal(inputs)["pluginChecksums"] = resource.NewProperty(m)
 }
 
 // providerInternal returns the "__internal" object of a provider's inputs,

@@ -491,12 +491,7 @@ func (d *deployment) defaultProviderRef(ctx context.Context, req providerRequest
 	if v != nil {
 		setProviderVersion(inputs, v.String())
 	}
-	if req.url != "" {
-		setProviderURL(inputs, req.url)
-	}
-	if req.param != nil {
-		setProviderParameterization(inputs, req.name, req.param)
-	}
+	req.record(inputs)
 	st, err := d.register(ctx, &goal{
 		Type:   providers.MakeProviderType(pkg),
 		Name:   defaultProviderName(named, req.url),

@@ -390,12 +390,7 @@ func (m *monitorServer) RegisterResource(ctx context.Context, req *pulumirpc.Reg
 			if preq.version != "" {
 				setProviderVersion(props, preq.version)
 			}
-			if preq.url != "" {
-				setProviderURL(props, preq.url)
-			}
-			if preq.param != nil {
-				setProviderParameterization(props, preq.name, preq.param)
-			}
+			preq.record(props)
 		}
 		if v == "" && u == "" {
 			// An explicit provider naming no plugin gets the default
