@@ -29,6 +29,9 @@ type Provider struct {
 	// method this provider runs; constructs numbers them, for its order.
 	window     *window
 	constructs atomic.Uint64
+	// param is set on the provider the engine's Parameterize chose to
+	// serve this process.
+	param *parameterization
 
 	mu         sync.Mutex
 	config     configState
@@ -54,11 +57,10 @@ type definition struct {
 	hooks        map[string]hook.Handler // tokens served with the Go SDK (host/gosdk)
 	refTypes     map[reflect.Type]string // WithResourceRef: Go types of resources, to their token or $ref
 	onConfigure  ConfigureFunc
-	parameterize ParameterizeFunc  // WithParameterize
-	param        *parameterization // set on the provider Parameterize chose
-	noSchema     bool              // WithoutSchema
-	generating   bool              // building the schema from types: WithSchema is ignored
-	maxProcs     int               // GOMAXPROCS for Main; 0 leaves Go's default
+	parameterize ParameterizeFunc // WithParameterize
+	noSchema     bool             // WithoutSchema
+	generating   bool             // building the schema from types: WithSchema is ignored
+	maxProcs     int              // GOMAXPROCS for Main; 0 leaves Go's default
 }
 
 func newProvider(name string) *Provider {
