@@ -1,6 +1,7 @@
 package host
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -18,32 +19,58 @@ const heapHeadroom = 4 << 20
 // times in a deployment of 1,000 resources, and marking is a large share of
 // its CPU (docs/performance.md). When more than headroom is live, GOGC
 // stays 100. After each collection it sets GOGC to
-// 100 × max(1, headroom/scanned). It does nothing if the GOGC or GOMEMLIMIT
-// environment variable is set.
+// 100 × max(1, headroom/scanned). It leaves the collector alone if the
+// GOGC or GOMEMLIMIT environment variable is set, or the plugin's own code
+// sets a GOGC or a memory limit (debug.SetGCPercent, SetMemoryLimit),
+// before Main or later.
 func tuneGC(headroom uint64) {
 	for _, v := range []string{"GOGC", "GOMEMLIMIT"} {
 		if _, set := os.LookupEnv(v); set {
 			return
 		}
 	}
-	samples := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}
+	set, ok := retune(headroom, 0, 100)
+	if !ok {
+		return
+	}
 	var after func(int)
 	// The sentinel is large enough not to share a tiny allocation with
 	// anything that stays reachable.
 	arm := func() { runtime.AddCleanup(new([32]byte), after, 0) }
 	after = func(int) { // a collection has run
-		metrics.Read(samples)
-		var scanned uint64
-		for _, s := range samples {
-			if s.Value.Kind() == metrics.KindUint64 {
-				scanned += s.Value.Uint64()
-			}
+		if set, ok = retune(headroom, scanned(), set); ok {
+			arm()
 		}
-		debug.SetGCPercent(gcPercent(headroom, scanned))
-		arm()
 	}
-	debug.SetGCPercent(gcPercent(headroom, 0))
 	arm()
+}
+
+// retune sets GOGC for a heap of scanned bytes, where was is the GOGC
+// tuneGC set last (Go's 100 at first). It sets nothing and answers false if
+// the plugin has chosen its own since: another GOGC, or a memory limit.
+func retune(headroom, scanned uint64, was int) (int, bool) {
+	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		return was, false
+	}
+	next := gcPercent(headroom, scanned)
+	if prev := debug.SetGCPercent(next); prev != was {
+		debug.SetGCPercent(prev)
+		return was, false
+	}
+	return next, true
+}
+
+// scanned is what the last collection scanned: live heap, stacks, globals.
+func scanned() uint64 {
+	samples := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}
+	metrics.Read(samples)
+	var n uint64
+	for _, s := range samples {
+		if s.Value.Kind() == metrics.KindUint64 {
+			n += s.Value.Uint64()
+		}
+	}
+	return n
 }
 
 // gcPercent is the GOGC that lets a heap of scanned bytes grow by at least

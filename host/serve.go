@@ -53,8 +53,9 @@ const defaultMaxProcs = 1
 //
 // Main also lets the heap grow by at least 4 MB between collections (Go's
 // default lets a heap of 3 MB grow by 3 MB), which spares a plugin with a
-// small heap a few collections; with GOGC or GOMEMLIMIT set it leaves the
-// collector alone.
+// small heap a few collections. It leaves the collector alone when GOGC or
+// GOMEMLIMIT is set, and from the moment the plugin's own code sets a GOGC
+// or a memory limit (debug.SetGCPercent, debug.SetMemoryLimit).
 func Main(name string, opts ...Option) {
 	p, err := New(name, opts...)
 	if err == nil {
