@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -20,6 +21,10 @@ import (
 func init() {
 	hook.Register = func(p any, token string, h hook.Handler) error {
 		return p.(*Provider).addHook(token, h)
+	}
+	hook.IsEnum = func(t reflect.Type) bool {
+		_, ok := enumValues(t)
+		return ok
 	}
 }
 

@@ -201,3 +201,37 @@ func detailsOf(st *status.Status) string {
 	}
 	return strings.Join(out, "; ")
 }
+
+// Hue has a Values method of another shape than []host.EnumValue[Hue]: not
+// an enum, as on the raw path, but a plain string.
+type Hue string
+
+func (Hue) ElementType() reflect.Type { return reflect.TypeFor[Hue]() }
+
+func (Hue) Values() []string { return []string{"red"} }
+
+type HueOutput struct{ *pulumi.OutputState }
+
+func (HueOutput) ElementType() reflect.Type { return reflect.TypeFor[Hue]() }
+
+type Shade struct {
+	pulumi.ResourceState
+	Hue HueOutput `pulumi:"hue"`
+}
+
+type ShadeArgs struct{}
+
+func NewShade(*pulumi.Context, string, *ShadeArgs, ...pulumi.ResourceOption) (*Shade, error) {
+	return nil, nil
+}
+
+func TestSDKValuesOfAnotherShapeIsNoEnum(t *testing.T) {
+	t.Parallel()
+	src, err := host.SchemaFromTypes("shades", nil, gosdk.Component("shades:index:Shade", NewShade))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "hue: {type: string}") || strings.Contains(string(src), "enum") {
+		t.Errorf("schema:\n%s\nwant hue a plain string, no enum", src)
+	}
+}

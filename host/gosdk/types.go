@@ -50,8 +50,11 @@ func sdkType(t reflect.Type) (hook.SDKType, bool) {
 	case t.Kind() != reflect.Interface && t.Implements(inputType):
 		// An Output, or a concrete Input (pulumi.String, a generated
 		// SDK's args): its zero value says its element type.
-		if et, ok := elementType(t); ok && et == t && hasValues(t) {
-			return hook.SDKType{}, false // an enum: the host reads its Values, as on the raw path
+		if et, ok := elementType(t); ok && et == t && hook.IsEnum(t) {
+			// An enum: the host reads its Values, as on the raw path. A
+			// generated SDK's enum declares none (its values are
+			// constants, which reflection cannot list): a plain string.
+			return hook.SDKType{}, false
 		} else if ok && et == t && t.Kind() == reflect.String { // pulumi.ID, pulumi.URN
 			return hook.SDKType{Elem: reflect.TypeFor[string]()}, true
 		} else if ok && et != t {
@@ -70,15 +73,6 @@ func sdkType(t reflect.Type) (hook.SDKType, bool) {
 		}
 	}
 	return hook.SDKType{}, false
-}
-
-// hasValues reports whether t declares an enum's values, as the host reads
-// them: func (T) Values() []host.EnumValue[T]. A generated SDK's enum
-// declares none (its values are constants, which reflection cannot list):
-// it stays a string or number.
-func hasValues(t reflect.Type) bool {
-	m, ok := t.MethodByName("Values")
-	return ok && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 && m.Type.Out(0).Kind() == reflect.Slice
 }
 
 // elemOf is an element type, which may itself be the SDK's (an asset, a

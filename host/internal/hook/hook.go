@@ -51,3 +51,7 @@ var SDK func(t reflect.Type) (SDKType, bool)
 
 // Register adds h for token to p, a *host.Provider. Package host sets it.
 var Register func(p any, token string, h Handler) error
+
+// IsEnum reports whether t is an enum as the host reads one: a named type
+// with func (T) Values() []host.EnumValue[T]. Package host sets it.
+var IsEnum func(t reflect.Type) bool
