@@ -125,10 +125,11 @@ func constructErrorToStatus(err error, ins ...property.Map) error {
 }
 
 // Handshake answers what the host accepts and remembers what the engine
-// offers. Of the engine's flags the host uses accepts_byte_string (strings
-// that are not valid UTF-8 go out as byte strings only then) and
-// invoke_with_preview (InvokeRequest.preview, read by [InPreview]). It
-// leaves alone:
+// offers. Of the engine's flags the host reads accepts_byte_string
+// (strings that are not valid UTF-8 go out as byte strings only then).
+// invoke_with_preview needs nothing of it: where the engine sets it,
+// InvokeRequest.preview says a preview, which [InPreview] reads. It leaves
+// alone:
 //   - configure_with_urn: a plugin process serves one provider resource,
 //     and nothing the host does needs its URN, name or ID;
 //   - supports_views: the host creates no view resources;

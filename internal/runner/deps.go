@@ -59,7 +59,7 @@ func nodeModulesDir(getenv func(string) string, hint string) (string, error) {
 	}
 	run := filepath.Join(dir, "@pulumi", "pulumi", "cmd", "run", "index.js")
 	if _, err := os.Stat(run); err != nil {
-		return "", fmt.Errorf("%w: @pulumi/pulumi not found in %s (%s; set %s to override, or run bash tests/setup.sh)", ErrDepsMissing, dir, from, EnvNodeModules)
+		return "", fmt.Errorf("%w: @pulumi/pulumi not found in %s (%s)", ErrDepsMissing, dir, remedy(from, EnvNodeModules, "a node_modules"))
 	}
 	return filepath.Abs(dir)
 }
@@ -80,7 +80,17 @@ func pythonPath(getenv func(string) string, hint string) (string, error) {
 		py, from = filepath.Join(deps, "venv", "bin", "python"), "default location"
 	}
 	if _, err := os.Stat(py); err != nil {
-		return "", fmt.Errorf("%w: Python interpreter %s not found (%s; set %s to override, or run bash tests/setup.sh)", ErrDepsMissing, py, from, EnvPython)
+		return "", fmt.Errorf("%w: Python interpreter %s not found (%s)", ErrDepsMissing, py, remedy(from, EnvPython, "a Python"))
 	}
 	return filepath.Abs(py)
+}
+
+// remedy says how to mend a shared install that is missing: one set by
+// env is the caller's to fix; the default location, in this repository,
+// is what tests/setup.sh installs.
+func remedy(from, env, what string) string {
+	if from == env {
+		return fmt.Sprintf("from %s: point it at %s with the pulumi package", env, what)
+	}
+	return fmt.Sprintf("%s: run bash tests/setup.sh, or set %s", from, env)
 }

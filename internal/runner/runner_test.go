@@ -447,13 +447,15 @@ func TestMissingDeps(t *testing.T) {
 	t.Setenv(EnvNodeModules, filepath.Join(t.TempDir(), "none"))
 	t.Setenv(EnvPython, filepath.Join(t.TempDir(), "none", "python"))
 	info := engine.RunInfo{MonitorAddr: "127.0.0.1:1", EngineAddr: "127.0.0.1:1", Project: "p", Stack: "s"}
+	// Installs named by the variables are the caller's to mend, not
+	// tests/setup.sh's.
 	for name, prog := range map[string]engine.Program{
-		"nodejs": NodeJS(t.TempDir()),
-		"python": Python(t.TempDir()),
+		EnvNodeModules: NodeJS(t.TempDir()),
+		EnvPython:      Python(t.TempDir()),
 	} {
 		err := prog.Run(context.Background(), info)
-		if !errors.Is(err, ErrDepsMissing) || !strings.Contains(err.Error(), "bash tests/setup.sh") {
-			t.Errorf("%s: want ErrDepsMissing naming tests/setup.sh, got %v", name, err)
+		if !errors.Is(err, ErrDepsMissing) || !strings.Contains(err.Error(), "from "+name+": point it at") || strings.Contains(err.Error(), "setup.sh") {
+			t.Errorf("%s: want ErrDepsMissing naming the variable to mend, not setup.sh; got %v", name, err)
 		}
 	}
 
