@@ -33,6 +33,9 @@ type RealSample struct {
 	// OtherCPU is every other plugin process: the YAML host's schema
 	// loads. TotalCPU is all plugin processes together.
 	OtherCPU, TotalCPU time.Duration
+	// EngineCPU is the CLI process's own CPU (its threads, not its
+	// children): the engine's work, sampled from /proc until it exits.
+	EngineCPU time.Duration
 	// Processes is how many plugin processes ran.
 	Processes int
 	// Created is the resource count the CLI reported; Outputs the stack's.
@@ -144,16 +147,27 @@ func (r *RealRunner) Run(ctx context.Context, impl Impl, w Workload) (RealSample
 	}
 	env := append(slices.Clip(r.env), "PULUMI_BACKEND_URL=file://"+backend)
 	env = append(env, r.Env...)
-	pulumi := func(args ...string) ([]byte, error) {
+	// pulumiCPU runs the CLI and returns its output and its own CPU.
+	pulumiCPU := func(args ...string) ([]byte, time.Duration, error) {
 		cmd := exec.CommandContext(ctx, r.cli, args...)
 		cmd.Dir, cmd.Env = prog, env
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		if err != nil {
-			return nil, fmt.Errorf("pulumi %s: %w\n%s", strings.Join(args, " "), err, tail(out.String(), 40))
+		if err := cmd.Start(); err != nil {
+			return nil, 0, fmt.Errorf("pulumi %s: %w", strings.Join(args, " "), err)
 		}
-		return out.Bytes(), nil
+		stop := make(chan struct{})
+		cpu := watchCPU(cmd.Process.Pid, 5*time.Millisecond, stop)
+		err := cmd.Wait()
+		close(stop)
+		if err != nil {
+			return nil, 0, fmt.Errorf("pulumi %s: %w\n%s", strings.Join(args, " "), err, tail(out.String(), 40))
+		}
+		return out.Bytes(), <-cpu, nil
+	}
+	pulumi := func(args ...string) ([]byte, error) {
+		out, _, err := pulumiCPU(args...)
+		return out, err
 	}
 	if _, err := pulumi("stack", "init", "dev"); err != nil {
 		return RealSample{}, err
@@ -163,11 +177,11 @@ func (r *RealRunner) Run(ctx context.Context, impl Impl, w Workload) (RealSample
 			return RealSample{}, err
 		}
 		start := time.Now()
-		out, err := pulumi("up", "--yes", "--skip-preview", "--non-interactive")
+		out, engine, err := pulumiCPU("up", "--yes", "--skip-preview", "--non-interactive")
 		if err != nil {
 			return RealSample{}, fmt.Errorf("%s %+v: %w", impl, w, err)
 		}
-		s := RealSample{Wall: time.Since(start)}
+		s := RealSample{Wall: time.Since(start), EngineCPU: engine}
 		if m := createdLine.FindSubmatch(out); m != nil {
 			s.Created, _ = strconv.Atoi(string(m[1]))
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"time"
 )
@@ -50,6 +51,8 @@ type RealResults struct {
 	byKey    map[string]*Metric
 	LoadAvgs []string // /proc/loadavg before and after
 	Versions map[string]string
+	// Cores is how many CPUs the machine has.
+	Cores int
 	// Scale is the ours-only scale series, in order.
 	Scale []ScaleRow
 }
@@ -83,7 +86,11 @@ func realKey(sites, pages int) string { return fmt.Sprintf("real.%dx%d", sites, 
 // RoundRatio is the median, over rounds, of a's sample over b's sample of
 // the same round; ok is false unless both have one sample per round.
 func (m *Metric) RoundRatio(a, b Impl) (float64, bool) {
-	xa, xb := m.Samples[a], m.Samples[b]
+	return roundRatio(m.Samples[a], m.Samples[b])
+}
+
+// roundRatio is the median of xa[i]/xb[i], samples of the same rounds.
+func roundRatio(xa, xb []float64) (float64, bool) {
 	if len(xa) == 0 || len(xa) != len(xb) {
 		return 0, false
 	}
@@ -101,42 +108,39 @@ func (m *Metric) RoundRatio(a, b Impl) (float64, bool) {
 // the implementations within each round. versions are written down with
 // the results.
 func RunRealSuite(ctx context.Context, bins *Binaries, r *RealRunner, cfg RealConfig, versions map[string]string) (*RealResults, error) {
-	res := &RealResults{Config: cfg, Started: time.Now(), byKey: map[string]*Metric{}, Versions: versions}
+	res := &RealResults{Config: cfg, Started: time.Now(), byKey: map[string]*Metric{}, Versions: versions, Cores: runtime.NumCPU()}
 	res.LoadAvgs = append(res.LoadAvgs, loadAvg())
 	progress := func(format string, a ...any) {
 		if cfg.Progress != nil {
 			fmt.Fprintf(cfg.Progress, format+"\n", a...)
 		}
 	}
-	declare := func(sites, pages int) string {
-		k := realKey(sites, pages)
-		what := fmt.Sprintf("Site with %d page(s)", pages)
-		if sites > 1 {
-			what = fmt.Sprintf("%d Sites of %d pages", sites, pages)
-		}
+	declare := func(k, what string) {
 		res.metric(k+".wall", "`pulumi up` wall time, "+what, "ms")
 		res.metric(k+".cpu", "provider CPU, "+what, "ms")
 		res.metric(k+".rss", "provider peak RSS, "+what, "MB")
 		res.metric(k+".crud_cpu", "CPU of the separate sitekit process serving the children's CRUD, "+what, "ms")
 		res.metric(k+".other_cpu", "CPU of the plugin's other processes (the YAML host's schema loads), "+what, "ms")
 		res.metric(k+".total_cpu", "CPU of all plugin processes, "+what, "ms")
+		res.metric(k+".engine_cpu", "CPU of the CLI process itself (the engine), "+what, "ms")
+	}
+	declareSites := func(sites, pages int) string {
+		k := realKey(sites, pages)
+		what := fmt.Sprintf("Site with %d page(s)", pages)
+		if sites > 1 {
+			what = fmt.Sprintf("%d Sites of %d pages", sites, pages)
+		}
+		declare(k, what)
 		return k
 	}
 	for _, n := range append(append([]int{}, cfg.Sizes...), cfg.BigSizes...) {
-		declare(1, n)
+		declareSites(1, n)
 		if slices.Contains(cfg.Reup, n) {
-			k := realKey(1, n) + ".reup"
-			what := fmt.Sprintf("second update without changes, Site with %d page(s)", n)
-			res.metric(k+".wall", "`pulumi up` wall time, "+what, "ms")
-			res.metric(k+".cpu", "provider CPU, "+what, "ms")
-			res.metric(k+".rss", "provider peak RSS, "+what, "MB")
-			res.metric(k+".crud_cpu", "CPU of the separate sitekit process serving the children's CRUD, "+what, "ms")
-			res.metric(k+".other_cpu", "CPU of the plugin's other processes (the YAML host's schema loads), "+what, "ms")
-			res.metric(k+".total_cpu", "CPU of all plugin processes, "+what, "ms")
+			declare(realKey(1, n)+".reup", fmt.Sprintf("second update without changes, Site with %d page(s)", n))
 		}
 	}
 	for _, s := range cfg.ScaleSites {
-		res.Scale = append(res.Scale, ScaleRow{Sites: s, Pages: cfg.ScalePages, Key: declare(s, cfg.ScalePages)})
+		res.Scale = append(res.Scale, ScaleRow{Sites: s, Pages: cfg.ScalePages, Key: declareSites(s, cfg.ScalePages)})
 	}
 	res.metric("real.coldstart.port", "cold start, exec to the port line", "ms")
 	res.metric("real.coldstart.answer", "cold start, exec to answered Handshake", "ms")
@@ -153,8 +157,9 @@ func RunRealSuite(ctx context.Context, bins *Binaries, r *RealRunner, cfg RealCo
 		}
 		res.Metric(k+".other_cpu").add(impl, ms(s.OtherCPU))
 		res.Metric(k+".total_cpu").add(impl, ms(s.TotalCPU))
-		progress("  %-10s %s: wall %8.0fms cpu %8.1fms rss %6.1fMB crud %7.1fms other %7.1fms (%d processes, %d created)",
-			impl, k, ms(s.Wall), ms(s.CPU), float64(s.MaxRSSKB)/1024, ms(s.CRUDCPU), ms(s.OtherCPU), s.Processes, s.Created)
+		res.Metric(k+".engine_cpu").add(impl, ms(s.EngineCPU))
+		progress("  %-10s %s: wall %8.0fms cpu %8.1fms rss %6.1fMB crud %7.1fms other %7.1fms engine %8.0fms (%d processes, %d created)",
+			impl, k, ms(s.Wall), ms(s.CPU), float64(s.MaxRSSKB)/1024, ms(s.CRUDCPU), ms(s.OtherCPU), ms(s.EngineCPU), s.Processes, s.Created)
 	}
 	run := func(impl Impl, sites, pages int) error {
 		reup := sites == 1 && slices.Contains(cfg.Reup, pages)
