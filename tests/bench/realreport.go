@@ -63,8 +63,8 @@ func (r *RealResults) Targets() []Target {
 			}
 			add("`pulumi up` wall time ours/Go SDK peer"+at, limit, k+".wall", Ours, Peer)
 			add("context: CPU of the CLI process itself (the engine) ours/Go SDK peer"+at, 0, k+".engine_cpu", Ours, Peer)
-			v, ok := r.engineBound(k)
-			ts = append(ts, Target{Name: fmt.Sprintf("context: the least `pulumi up` wall time the engine leaves any provider (the CLI's own CPU in ours' run, spread over %d cores)/Go SDK peer's wall", r.Cores) + at, Value: v, OK: ok})
+			v, ok := r.freeBound(k)
+			ts = append(ts, Target{Name: "context: the least `pulumi up` wall time a provider costing nothing could reach (ours' wall less ours' CPU)/Go SDK peer's wall" + at, Value: v, OK: ok})
 		}
 		for _, h := range Hosts {
 			if !r.has(h) {
@@ -112,7 +112,7 @@ func (r *RealResults) Markdown() string {
 	w("- **Go SDK peer**: `tests/peer`, the same plugin with Construct on the Go SDK's `provider.Construct`, also one process, served by the SDK's `provider.Main`: its CRUD runs the host's code, but its requests and answers go through proto, where `host.Serve` reads and writes the values of Check, Create and Diff as bytes (`host/grpc_crudcodec.go`).\n")
 	w("- **TypeScript host**: the same Site, PageSet and children written in TypeScript on `componentProviderHost` (`tests/bench/peers/typescript`, package sitekitts, compiled with tsc beforehand and run with node; the host's analyzer reads the TypeScript source to infer the schema, on the first GetSchema or Construct of each process).\n")
 	w("- **Python host**: the same in Python on `component_provider_host` (`tests/bench/peers/python`, package sitekitpy, run with the virtualenv's python).\n\n")
-	w("The hosts serve Construct only: the Site's children (sitekit:index:Bucket, BucketObject) are served by a second process, ours, so their *provider* columns are Construct alone, and ours does more work in its one process than theirs does. Neither host serves methods (Call): Node's answers `unknown function`, Python's base provider raises; so Site.pageUrl is not compared, and neither host can type the Site's `bucket` output as a reference to another package's resource (their analyzers take resource types only from Pulumi package SDKs), so both declare it `Any`; it still travels as a resource reference. *Provider CPU* and *peak RSS* are the serving plugin process's whole life (`wait4` in `tests/bench/cmd/rusagewrap`); the YAML host also starts each plugin once more to read its schema, shown apart (*other processes*). *Wall time* is the CLI's, exec to exit. *CPU of the CLI process itself* is the engine's work: the `pulumi` process's own threads, without its children (the language host, the plugins), read from `/proc/<pid>/stat` every 5 ms until it exits; spread evenly over the machine's %d cores, it is the least wall time any provider could leave the deployment. The *second update without changes* runs `pulumi up` again on the same stack: Construct again, and Check and Diff for every child. *Cold start* is the plugin started directly against a stub engine.\n\n", r.Cores)
+	w("The hosts serve Construct only: the Site's children (sitekit:index:Bucket, BucketObject) are served by a second process, ours, so their *provider* columns are Construct alone, and ours does more work in its one process than theirs does. Neither host serves methods (Call): Node's answers `unknown function`, Python's base provider raises; so Site.pageUrl is not compared, and neither host can type the Site's `bucket` output as a reference to another package's resource (their analyzers take resource types only from Pulumi package SDKs), so both declare it `Any`; it still travels as a resource reference. *Provider CPU* and *peak RSS* are the serving plugin process's whole life (`wait4` in `tests/bench/cmd/rusagewrap`); the YAML host also starts each plugin once more to read its schema, shown apart (*other processes*). *Wall time* is the CLI's, exec to exit. *CPU of the CLI process itself* is the engine's work: the `pulumi` process's own threads, without its children (the language host, the plugins), read from `/proc/<pid>/stat` every 5 ms until it exits. Taking all of a provider's CPU away saves at most that CPU in wall time, so ours' wall less ours' CPU is the least wall time any provider doing the same work could reach with this engine on this machine (a context row of the targets). The *second update without changes* runs `pulumi up` again on the same stack: Construct again, and Check and Diff for every child. *Cold start* is the plugin started directly against a stub engine.\n\n")
 	w("Medians of %d round(s) at %s pages", r.Config.Rounds, joinInts(r.Config.Sizes))
 	if len(r.Config.BigSizes) > 0 {
 		w(", %d at %s pages", min(r.Config.BigRounds, r.Config.Rounds), joinInts(r.Config.BigSizes))
@@ -202,19 +202,20 @@ func (r *RealResults) Markdown() string {
 	return b.String()
 }
 
-// engineBound is the median over rounds of the CLI's own CPU in ours' run
-// of workload k, spread evenly over the machine's cores, over the peer's
-// wall time: the wall ratio a provider costing nothing could reach at best.
-func (r *RealResults) engineBound(k string) (float64, bool) {
-	engine, wall := r.Metric(k+".engine_cpu"), r.Metric(k+".wall")
-	if engine == nil || wall == nil || r.Cores < 1 {
+// freeBound is the median over rounds of ours' wall time less ours'
+// CPU, over the peer's wall time: taking all of ours' CPU away saves at
+// most that CPU, so no provider doing the same work with the same engine
+// reaches a lower wall ratio.
+func (r *RealResults) freeBound(k string) (float64, bool) {
+	cpu, wall := r.Metric(k+".cpu"), r.Metric(k+".wall")
+	if cpu == nil || wall == nil || len(cpu.Samples[Ours]) != len(wall.Samples[Ours]) {
 		return 0, false
 	}
-	spread := make([]float64, len(engine.Samples[Ours]))
-	for i, v := range engine.Samples[Ours] {
-		spread[i] = v / float64(r.Cores)
+	free := make([]float64, len(wall.Samples[Ours]))
+	for i, w := range wall.Samples[Ours] {
+		free[i] = w - cpu.Samples[Ours][i]
 	}
-	return roundRatio(spread, wall.Samples[Peer])
+	return roundRatio(free, wall.Samples[Peer])
 }
 
 // hostsTotalRSS is the median over rounds of ours' peak RSS over the sum

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"time"
 )
@@ -51,8 +50,6 @@ type RealResults struct {
 	byKey    map[string]*Metric
 	LoadAvgs []string // /proc/loadavg before and after
 	Versions map[string]string
-	// Cores is how many CPUs the machine has.
-	Cores int
 	// Scale is the ours-only scale series, in order.
 	Scale []ScaleRow
 }
@@ -108,7 +105,7 @@ func roundRatio(xa, xb []float64) (float64, bool) {
 // the implementations within each round. versions are written down with
 // the results.
 func RunRealSuite(ctx context.Context, bins *Binaries, r *RealRunner, cfg RealConfig, versions map[string]string) (*RealResults, error) {
-	res := &RealResults{Config: cfg, Started: time.Now(), byKey: map[string]*Metric{}, Versions: versions, Cores: runtime.NumCPU()}
+	res := &RealResults{Config: cfg, Started: time.Now(), byKey: map[string]*Metric{}, Versions: versions}
 	res.LoadAvgs = append(res.LoadAvgs, loadAvg())
 	progress := func(format string, a ...any) {
 		if cfg.Progress != nil {
