@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -76,6 +77,10 @@ const (
 )
 
 func (l launch) run(ctx context.Context) error {
+	// The thread that starts the program must live as long as it does
+	// (dieWithRunner): no other goroutine may end it meanwhile.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	cmd := exec.CommandContext(ctx, l.path, l.args...)
 	cmd.Dir = l.cwd
 	cmd.Env = l.env

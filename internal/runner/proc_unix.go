@@ -7,9 +7,11 @@ import (
 	"syscall"
 )
 
-// setProcessGroup starts the program in a process group of its own.
+// setProcessGroup starts the program in a process group of its own, and
+// where the kernel can, has it killed when the runner dies (dieWithRunner).
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithRunner(cmd.SysProcAttr)
 }
 
 // killProcessGroup sends SIGKILL to the program's whole process group.

@@ -26,6 +26,9 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	if pidFile := os.Getenv(orphanEnv); pidFile != "" {
+		runOrphanParent(pidFile)
+	}
 	code := m.Run()
 	if err := Cleanup(); err != nil {
 		fmt.Fprintln(os.Stderr, "runner cleanup:", err)
