@@ -17,6 +17,9 @@
 // that exits non-zero fails with an [*ExitError] carrying its exit status and
 // the tail of its stderr, secret config values redacted. Set
 // POLYHOST_RUNNER_VERBOSE=1 to copy program output to stderr as it runs.
+// A program runs in a process group of its own, killed whole when Run's
+// context ends; on Linux the kernel also kills the program if the runner's
+// process dies first.
 // [Install] installs a program's own dependencies, offline, as the
 // language hosts' InstallDependencies does for `pulumi install` and
 // `pulumi package add`. Call [Cleanup] from TestMain to remove the binaries built for Go programs.
