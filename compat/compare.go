@@ -221,12 +221,12 @@ func (c *comparer) resources() {
 // children, unless the new resource records the old token as an alias.
 func (c *comparer) resourceMoved(o, n *resource) {
 	ch := Change{Level: Breaking, Kind: TokenChanged, Token: o.token,
-		Message: fmt.Sprintf("type token changed to %s: programs name it anew", n.token),
+		Message: fmt.Sprintf("type token changed to %s: programs must use the new one", n.token),
 		Hits:    []Audience{TypeScript, Python, Go, YAML}}
 	if slices.Contains(n.aliases, o.token) {
-		ch.Message += "; its alias carries existing resources over"
+		ch.Message += "; its alias carries existing stacks over"
 	} else {
-		ch.Message += "; existing stacks replace each one, and its children"
+		ch.Message += "; existing stacks replace each one, with its children"
 		ch.Hits = append(ch.Hits, Stacks)
 		ch.Alias = o.token
 		ch.Fix = fmt.Sprintf("record the old type as an alias in the schema (a Go-first package: in schema.overlay.yaml):\n"+
@@ -253,7 +253,7 @@ func (c *comparer) functions() {
 		matched[n.token] = true
 		if n.token != c.renamePackage(tok) {
 			c.add(Change{Level: Breaking, Kind: TokenChanged, Token: tok,
-				Message: fmt.Sprintf("function token changed to %s: programs call it anew", n.token),
+				Message: fmt.Sprintf("function token changed to %s: programs must call the new one", n.token),
 				Hits:    []Audience{TypeScript, Python, Go, YAML}})
 		}
 		c.function(tok, "", "", o, n, false)
@@ -330,7 +330,7 @@ func (c *comparer) types() {
 		matched[n.token] = true
 		if n.token != c.renamePackage(tok) {
 			c.add(Change{Level: Breaking, Kind: TokenChanged, Token: tok,
-				Message: fmt.Sprintf("%s token changed to %s: SDKs name it anew", what, n.token), Hits: []Audience{TypeScript, Python, Go}})
+				Message: fmt.Sprintf("%s token changed to %s: its name in SDKs changes", what, n.token), Hits: []Audience{TypeScript, Python, Go}})
 		}
 		s := site{token: tok, path: "properties", what: "property", use: u, owner: ownerType}
 		if o.enum || n.enum {
@@ -371,7 +371,7 @@ func (c *comparer) enum(s site, o, n *namedType) {
 				Message: fmt.Sprintf("value %s removed", ov), Hits: hits})
 		case n.values[i].name != ov.name:
 			c.add(Change{Level: Breaking, Kind: EnumValueRemoved, Token: s.token, Path: "enum." + ov.name,
-				Message: fmt.Sprintf("value %s renamed %s: SDKs name it anew", ov, n.values[i].name),
+				Message: fmt.Sprintf("value %s renamed %s in SDKs", ov, n.values[i].name),
 				Hits:    []Audience{TypeScript, Python, Go}})
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -21,14 +22,42 @@ func LastRelease(ctx context.Context, dir string) (string, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return "", fmt.Errorf("finding the last release: %w", err)
 	}
-	if _, err := git(ctx, dir, "rev-parse", "--git-dir"); err != nil {
+	dirs, err := git(ctx, dir, "rev-parse", "--absolute-git-dir", "--git-common-dir")
+	if err != nil {
 		return "", fmt.Errorf("%w: %s is in no git repository", ErrNoRelease, dir)
 	}
+	watchRefs(dir, strings.Fields(dirs))
 	tag, err := git(ctx, dir, "describe", "--tags", "--abbrev=0", "--match", "v[0-9]*")
 	if err != nil {
 		return "", fmt.Errorf("%w: no tag vX.Y.Z is reachable from HEAD in %s", ErrNoRelease, dir)
 	}
 	return strings.TrimSpace(tag), nil
+}
+
+// watchRefs opens the files git reads to find the last tag: HEAD, the
+// branch it names, the packed refs and the tags. go test caches a test's
+// result until a file the test opened changes, and git runs in a process
+// of its own; so that a test calling LastRelease runs again once a tag is
+// added or HEAD moves, the test process opens them itself.
+func watchRefs(dir string, dirs []string) {
+	if len(dirs) != 2 {
+		return
+	}
+	gitDir, common := dirs[0], dirs[1]
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(dir, common)
+	}
+	head, _ := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	files := []string{filepath.Join(common, "packed-refs"), filepath.Join(common, "refs", "tags")}
+	if ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: "); ok {
+		files = append(files, filepath.Join(common, filepath.FromSlash(ref)))
+	}
+	for _, f := range files {
+		if fh, err := os.Open(f); err == nil {
+			_, _ = fh.Readdirnames(-1) // a directory; an error for a file
+			fh.Close()
+		}
+	}
 }
 
 // ReadAt returns a file as it was at a git ref (a tag, a branch, a

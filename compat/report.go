@@ -160,9 +160,9 @@ func (r *Report) Err() error {
 	if n == 0 || r.MajorBumped() {
 		return nil
 	}
-	changes := "a breaking change"
+	changes, need := "a breaking change", "needs"
 	if n > 1 {
-		changes = fmt.Sprintf("%d breaking changes", n)
+		changes, need = fmt.Sprintf("%d breaking changes", n), "need"
 	}
 	switch {
 	case r.NewVersion == "":
@@ -170,7 +170,7 @@ func (r *Report) Err() error {
 	case r.OldVersion == "":
 		return fmt.Errorf("%s, and the old schema has no version to compare %s with", changes, r.NewVersion)
 	}
-	return fmt.Errorf("%s need a new major version: %s, not %s", changes, nextMajor(r.OldVersion), r.NewVersion)
+	return fmt.Errorf("%s %s a new major version: %s, not %s", changes, need, nextMajor(r.OldVersion), r.NewVersion)
 }
 
 // JSON is the report for tools: the report's fields, and whether it may
@@ -201,7 +201,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	case err != nil:
 		fmt.Fprintf(&b, "NOT COMPATIBLE: %v\n", err)
 	case r.Count(Breaking) > 0:
-		fmt.Fprintf(&b, "OK: breaking, under a new major version\n")
+		fmt.Fprintf(&b, "OK as a new major version: programs written for %s must change as below\n", orNone(r.OldVersion))
 	case r.Count(Dangerous) > 0:
 		fmt.Fprintf(&b, "OK: programs of %s keep working; read the dangerous changes\n", orNone(r.OldVersion))
 	default:
