@@ -774,17 +774,23 @@ func (c *comparer) sameExpr(o, n *expr) bool {
 
 // String writes a type as reports show it: array<string>, map<integer>,
 // string|integer, the token of a named type.
-func (e *expr) String() string {
+func (e *expr) String() string { return e.format(false) }
+
+// format writes a type; kinds names what a named type is (object, enum).
+func (e *expr) format(kinds bool) string {
 	switch e.kind {
 	case kindArray, kindMap:
-		return e.kind + "<" + e.elem.String() + ">"
+		return e.kind + "<" + e.elem.format(kinds) + ">"
 	case kindUnion:
 		s := make([]string, len(e.alts))
 		for i, a := range e.alts {
-			s[i] = a.String()
+			s[i] = a.format(kinds)
 		}
 		return strings.Join(s, "|")
 	case kindObject, kindEnum:
+		if kinds {
+			return e.kind + " " + e.token
+		}
 		return e.token
 	case kindResource:
 		return "resource " + e.token

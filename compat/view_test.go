@@ -72,7 +72,7 @@ func facts(p *pkg) []string {
 				continue
 			}
 			prop := o[name]
-			s := prop.expr.fact()
+			s := prop.expr.format(true)
 			if !prop.required {
 				s += "?"
 			}
@@ -103,7 +103,7 @@ func facts(p *pkg) []string {
 			obj(tok+" outputs", *f.outputs)
 		}
 		if f.result != nil {
-			add("%s result: %s", tok, f.result.fact())
+			add("%s result: %s", tok, f.result.format(true))
 		}
 	}
 	obj("config", p.config)
@@ -142,21 +142,4 @@ func facts(p *pkg) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// fact writes a type as binder.facts does: named types with their kind.
-func (e *expr) fact() string {
-	switch e.kind {
-	case kindArray, kindMap:
-		return e.kind + "<" + e.elem.fact() + ">"
-	case kindUnion:
-		s := make([]string, len(e.alts))
-		for i, a := range e.alts {
-			s[i] = a.fact()
-		}
-		return strings.Join(s, "|")
-	case kindObject, kindEnum, kindResource:
-		return e.kind + " " + e.token
-	}
-	return e.kind
 }

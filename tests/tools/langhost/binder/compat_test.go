@@ -85,23 +85,7 @@ func compatFacts(p *pschema.Package) []string {
 			if prop.Name == "__self__" {
 				continue
 			}
-			typ, required := prop.Type, true
-			if opt, ok := typ.(*pschema.OptionalType); ok {
-				typ, required = opt.ElementType, false
-			}
-			s := compatType(typ)
-			if !required {
-				s += "?"
-			}
-			if prop.Secret {
-				s += " secret"
-			}
-			if prop.ReplaceOnChanges {
-				s += " replaceOnChanges"
-			}
-			if prop.Plain {
-				s += " plain"
-			}
+			s := propFact(prop, compatType)
 			if prop.DefaultValue != nil && prop.DefaultValue.Value != nil {
 				s += fmt.Sprintf(" default=%v", prop.DefaultValue.Value)
 			}
