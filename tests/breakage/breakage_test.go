@@ -77,54 +77,34 @@ func TestBreakage(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The SDKs of the three schemas, by Pulumi's generators.
-	// (As JSON: the CLI's gen-sdk reads no language section from YAML.)
-	schemas := map[string][]byte{"old": old, "new": cur, "moved": moved}
-	for name, src := range schemas {
-		var doc any
-		if err := yaml.Unmarshal(src, &doc); err != nil {
-			t.Fatal(err)
-		}
-		js, err := json.Marshal(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(env.path(name+".json"), js, 0o644); err != nil {
-			t.Fatal(err)
+	schemas := []string{"old", "new", "moved"}
+	env.generate(t, map[string][]byte{"old": old, "new": cur, "moved": moved})
+	got := outcomes{}
+	// TypeScript: every consumer type-checks against each SDK.
+	typeChecked := make([]map[string]string, len(schemas))
+	env.parallel(t, len(schemas), func(i int) error {
+		var err error
+		typeChecked[i], err = env.tsc(schemas[i])
+		return err
+	})
+	for i, schema := range schemas {
+		for c, errs := range typeChecked[i] {
+			var err error
+			if errs != "" {
+				err = fmt.Errorf("tsc on the %s SDK:\n%s", schema, errs)
+			}
+			got.set(schema, c, compat.TypeScript, err)
 		}
 	}
-	env.parallel(t, len(schemas)*2, func(i int) error {
-		name, lang := slices.Sorted(maps.Keys(schemas))[i/2], []string{"nodejs", "python"}[i%2]
-		_, err := env.run(env.dir, nil, env.pulumi, "package", "gen-sdk", env.path(name+".json"), "--language", lang, "--out", env.path("sdk-"+name))
-		return err
-	})
-
-	// TypeScript: every consumer type-checks against the old SDK; against
-	// the new one, exactly those the check says a change hits fail.
-	tsFailed := make([]map[string]string, 3)
-	env.parallel(t, 3, func(i int) error {
-		var err error
-		tsFailed[i], err = env.tsc([]string{"old", "new", "moved"}[i])
-		return err
-	})
-	// Python: each consumer runs in a program under the real CLI, on the
-	// SDK installed as pip installs it; YAML programs are the consumers.
-	env.parallel(t, 3, func(i int) error {
-		name := []string{"old", "new", "moved"}[i]
-		_, err := env.run(env.dir, nil, env.python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-			"--no-index", "--no-build-isolation", "--target", env.path("py-"+name), env.path("sdk-"+name, "python"))
-		return err
-	})
+	// Python and YAML: on the old schema all consumers in one program (it
+	// must work); on the new one each in a program of its own.
 	type run struct {
 		lang      compat.Audience
 		schema    string
 		consumers []string
 	}
 	var runs []run
-	for lang := range languages {
-		if lang == compat.TypeScript {
-			continue
-		}
+	for _, lang := range []compat.Audience{compat.Python, compat.YAML} {
 		all := env.consumers(t, lang)
 		runs = append(runs, run{lang, "old", all})
 		for _, c := range all {
@@ -134,34 +114,15 @@ func TestBreakage(t *testing.T) {
 	runs = append(runs, run{compat.Python, "moved", []string{safe}})
 	results := make([]error, len(runs))
 	env.parallel(t, len(runs), func(i int) error {
-		r := runs[i]
-		results[i] = env.preview(i, r.lang, r.schema, r.consumers)
+		results[i] = env.preview(i, runs[i].lang, runs[i].schema, runs[i].consumers)
 		return nil
 	})
-	fails := map[string]map[string]map[compat.Audience]error{} // schema, consumer, language
 	for i, r := range runs {
 		for _, c := range r.consumers {
-			if fails[r.schema] == nil {
-				fails[r.schema] = map[string]map[compat.Audience]error{}
-			}
-			if fails[r.schema][c] == nil {
-				fails[r.schema][c] = map[compat.Audience]error{}
-			}
-			fails[r.schema][c][r.lang] = results[i]
+			got.set(r.schema, c, r.lang, results[i])
 		}
 	}
-	for i, name := range []string{"old", "new", "moved"} {
-		for c, bad := range tsFailed[i] {
-			if fails[name][c] == nil {
-				fails[name][c] = map[compat.Audience]error{}
-			}
-			if bad != "" {
-				fails[name][c][compat.TypeScript] = fmt.Errorf("tsc on the %s SDK:\n%s", name, bad)
-			} else {
-				fails[name][c][compat.TypeScript] = nil
-			}
-		}
-	}
+
 	// Judge: a consumer works on the old schema; on the new one it fails
 	// exactly when the check says its change hits its language.
 	names := []string{safe}
@@ -176,11 +137,11 @@ func TestBreakage(t *testing.T) {
 				}
 				continue
 			}
-			if err, ok := fails["old"][name][lang]; !ok || err != nil {
+			if err, ok := got.get("old", name, lang); !ok || err != nil {
 				t.Errorf("%s, %s: the consumer fails against the old schema: %v", name, lang, err)
 				continue
 			}
-			err, ok := fails["new"][name][lang]
+			err, ok := got.get("new", name, lang)
 			switch hit := predicted[name].Hit(lang); {
 			case !ok:
 				t.Errorf("%s, %s: the consumer did not run against the new schema", name, lang)
@@ -199,7 +160,7 @@ func TestBreakage(t *testing.T) {
 		hit := slices.ContainsFunc(movedReport.Changes, func(c compat.Change) bool {
 			return c.Kind == compat.PackageMoved && c.Level == compat.Breaking && c.Hit(lang)
 		})
-		err := fails["moved"][safe][lang]
+		err, _ := got.get("moved", safe, lang)
 		if !hit || err == nil {
 			t.Errorf("moved packages, %s: predicted %v, consumer fails: %v", lang, hit, err)
 		} else {
@@ -208,6 +169,56 @@ func TestBreakage(t *testing.T) {
 	}
 
 	t.Run("stack", func(t *testing.T) { env.stack(t, report, old, cur) })
+}
+
+// outcomes are why each consumer failed (nil: it worked), by schema,
+// consumer and language.
+type outcomes map[string]map[string]map[compat.Audience]error
+
+func (o outcomes) set(schema, consumer string, lang compat.Audience, err error) {
+	if o[schema] == nil {
+		o[schema] = map[string]map[compat.Audience]error{}
+	}
+	if o[schema][consumer] == nil {
+		o[schema][consumer] = map[compat.Audience]error{}
+	}
+	o[schema][consumer][lang] = err
+}
+
+func (o outcomes) get(schema, consumer string, lang compat.Audience) (error, bool) {
+	err, ok := o[schema][consumer][lang]
+	return err, ok
+}
+
+// generate writes each schema as JSON (the CLI's gen-sdk reads no
+// language section from YAML) and generates its TypeScript and Python SDKs
+// with Pulumi's generators; the Python one is then installed as pip
+// installs it.
+func (e *env) generate(t *testing.T, schemas map[string][]byte) {
+	names := slices.Sorted(maps.Keys(schemas))
+	for _, name := range names {
+		var doc any
+		if err := yaml.Unmarshal(schemas[name], &doc); err != nil {
+			t.Fatal(err)
+		}
+		js, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(e.path(name+".json"), js, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.parallel(t, len(names)*2, func(i int) error {
+		name, lang := names[i/2], []string{"nodejs", "python"}[i%2]
+		_, err := e.run(e.dir, nil, e.pulumi, "package", "gen-sdk", e.path(name+".json"), "--language", lang, "--out", e.path("sdk-"+name))
+		return err
+	})
+	e.parallel(t, len(names), func(i int) error {
+		_, err := e.run(e.dir, nil, e.python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
+			"--no-index", "--no-build-isolation", "--target", e.path("py-"+names[i]), e.path("sdk-"+names[i], "python"))
+		return err
+	})
 }
 
 // predictions finds, for each kind, the breaking change the check must
@@ -276,9 +287,9 @@ var whys = []*regexp.Regexp{regexp.MustCompile(`error TS\d+`), regexp.MustCompil
 
 // env is the tools and the hermetic environment of the real CLI.
 type env struct {
-	dir, repo, python, nodeModules string
-	pulumi                         string // the real CLI
-	vars                           []string
+	dir, python, nodeModules string
+	pulumi                   string // the real CLI
+	vars                     []string
 }
 
 func newEnv(t *testing.T) *env {
@@ -293,7 +304,7 @@ func newEnv(t *testing.T) *env {
 		}
 		t.Skipf("needs the pulumi CLI and our language host with Pulumi's generators (bash tests/setup.sh)")
 	}
-	e := &env{dir: t.TempDir(), repo: repo, pulumi: filepath.Join(bin, "pulumi"),
+	e := &env{dir: t.TempDir(), pulumi: filepath.Join(bin, "pulumi"),
 		python:      envOr("POLYHOST_PYTHON", filepath.Join(repo, "tests", ".deps", "venv", "bin", "python")),
 		nodeModules: envOr("POLYHOST_NODE_MODULES", filepath.Join(repo, "tests", ".deps", "node", "node_modules"))}
 	plugins := e.path("bin")
