@@ -350,7 +350,7 @@ func (c *comparer) enum(s site, o, n *namedType) {
 	if o.enum != n.enum || o.underlying != n.underlying {
 		var hits []Audience
 		if s.use&useInput != 0 {
-			hits = s.inputHits(true)
+			hits = s.inputHits()
 		}
 		if s.use&useOutput != 0 {
 			hits = union(hits, s.outputHits())
@@ -494,9 +494,9 @@ type site struct {
 func (s site) at(name string) string { return s.path + "." + name }
 
 // inputHits are who a change to what programs pass in breaks.
-func (s site) inputHits(yaml bool) []Audience {
+func (s site) inputHits() []Audience {
 	hits := []Audience{TypeScript, Python, Go}
-	if yaml && s.use&useYAML != 0 && s.owner != ownerConfig {
+	if s.use&useYAML != 0 && s.owner != ownerConfig {
 		hits = append(hits, YAML)
 	}
 	return hits
@@ -534,9 +534,9 @@ func (c *comparer) object(s site, o, n object) {
 			ch := Change{Level: Breaking, Token: s.token, Path: s.at(name), Message: fmt.Sprintf("%s%s %q removed", s.prefix, s.what, name)}
 			switch {
 			case in && out:
-				ch.Kind, ch.Hits = PropertyRemoved, union(s.inputHits(true), s.readHits())
+				ch.Kind, ch.Hits = PropertyRemoved, union(s.inputHits(), s.readHits())
 			case in:
-				ch.Kind, ch.Hits = InputRemoved, s.inputHits(true)
+				ch.Kind, ch.Hits = InputRemoved, s.inputHits()
 			default:
 				ch.Kind, ch.Hits = OutputRemoved, s.readHits()
 			}
@@ -573,7 +573,7 @@ func (s site) requiredHits() []Audience {
 	if s.owner == ownerConfig {
 		return []Audience{Stacks}
 	}
-	return s.inputHits(true)
+	return s.inputHits()
 }
 
 func requiredFix(s site) string {
@@ -652,7 +652,7 @@ func (c *comparer) expr(s site, name string, o, n *property) {
 	in, out := s.use&useInput != 0, s.use&useOutput != 0
 	var hits []Audience
 	if in && (rel == narrower || rel == changed) {
-		hits = s.inputHits(true)
+		hits = s.inputHits()
 	}
 	if out && (rel == wider || rel == changed) {
 		hits = union(hits, s.outputHits())
