@@ -17,5 +17,7 @@
 //
 // The command cmd/polyup is a compact `pulumi up` on the same engine
 // ([Main]). The engine follows the real engine's protocol and step rules;
-// where the two differ, the real one is right.
+// where the two differ, the real one is right. `polyup new` creates a
+// package, and `polyup compat` compares two of its schemas (package
+// compat).
 package polyup

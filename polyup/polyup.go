@@ -21,6 +21,7 @@ import (
 
 const usage = `usage: polyup [flags] preview|up|refresh|destroy [program-dir]
        polyup new [flags] <pkg> [dir]
+       polyup compat [-json] OLD NEW
 
 Runs a Pulumi program on the embedded engine. State lives in
 <program-dir>/.polyup/<stack>.json unless -state says otherwise.
@@ -69,6 +70,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "new" {
 		return runNew(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "compat" {
+		return runCompat(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("polyup", flag.ContinueOnError)
 	fs.SetOutput(stderr)

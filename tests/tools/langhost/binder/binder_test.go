@@ -664,12 +664,16 @@ func binderFacts(p *pschema.Package) map[string]string {
 	return out
 }
 
-func binderProp(prop *pschema.Property) string {
+func binderProp(prop *pschema.Property) string { return propFact(prop, binderType) }
+
+// propFact writes a property as the facts do: its type, written by
+// typeString, then ? if optional and its flags.
+func propFact(prop *pschema.Property, typeString func(pschema.Type) string) string {
 	typ, required := prop.Type, true
 	if opt, ok := typ.(*pschema.OptionalType); ok {
 		typ, required = opt.ElementType, false
 	}
-	s := binderType(typ)
+	s := typeString(typ)
 	if !required {
 		s += "?"
 	}

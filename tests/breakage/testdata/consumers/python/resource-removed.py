@@ -1,0 +1,4 @@
+import pulumi
+import polyhost_echo as echo
+
+echo.Tag("tag", name="a")

@@ -1,0 +1,4 @@
+import pulumi
+import polyhost_echo as echo
+
+echo.Kept("kept", title="k")

@@ -1,0 +1,2 @@
+import * as echo from "@polyhost/echo";
+export const sized = new echo.Sized("sized");

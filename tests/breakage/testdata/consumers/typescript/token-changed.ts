@@ -1,0 +1,2 @@
+import * as echo from "@polyhost/echo";
+export const moved = new echo.Moved("moved", { title: "m" });

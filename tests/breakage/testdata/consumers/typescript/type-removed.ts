@@ -1,0 +1,2 @@
+import * as echo from "@polyhost/echo";
+export const color: echo.Color = echo.Color.Red;
