@@ -133,7 +133,7 @@ func (r Bucket) Create(ctx context.Context, req host.CreateRequest) (host.Create
 	}
 	info := storage.BucketInfo{Name: bucketName(req.Name) + "-" + randomHex(4), Labels: args.Labels, AccessKey: randomHex(16)}
 	if err := st.PutBucket(ctx, info); err != nil {
-		return host.CreateResponse{}, fmt.Errorf("create bucket %s: %w", info.Name, err)
+		return host.CreateResponse{}, err // it names the bucket
 	}
 	out, err := r.state(st, info)
 	return host.CreateResponse{ID: resource.ID(info.Name), Outputs: out}, err
@@ -174,13 +174,17 @@ func (r Bucket) Update(ctx context.Context, req host.UpdateRequest) (host.Update
 	if err := host.Decode(req.Inputs, &args); err != nil {
 		return host.UpdateResponse{}, err
 	}
-	info, err := st.GetBucket(ctx, string(req.ID))
+	name, err := bucketID(req.ID)
 	if err != nil {
-		return host.UpdateResponse{}, fmt.Errorf("update bucket %s: %w", req.ID, err)
+		return host.UpdateResponse{}, err
+	}
+	info, err := st.GetBucket(ctx, name)
+	if err != nil {
+		return host.UpdateResponse{}, fmt.Errorf("bucket %s: %w", name, err)
 	}
 	info.Labels = args.Labels
 	if err := st.PutBucket(ctx, info); err != nil {
-		return host.UpdateResponse{}, fmt.Errorf("update bucket %s: %w", req.ID, err)
+		return host.UpdateResponse{}, err // it names the bucket
 	}
 	out, err := r.state(st, info)
 	return host.UpdateResponse{Outputs: out}, err

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"net/url"
@@ -34,6 +35,22 @@ type Store struct {
 	root  *blob.Bucket
 	dir   string   // for file:// storage, the local directory; else empty
 	known sync.Map // bucket names seen to exist, to spare a read per object write
+	locks keyLocks
+}
+
+// keyLocks serialises the reads, writes and deletes of one key in this
+// process: fileblob writes an object's attributes file, then renames its
+// content into place, so a delete between the two would leave the content
+// without its attributes, and a read could see the new attributes with
+// the old content.
+type keyLocks [64]sync.Mutex
+
+func (l *keyLocks) lock(key string) (unlock func()) {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(key))
+	m := &l[h.Sum32()%uint32(len(l))]
+	m.Lock()
+	return m.Unlock
 }
 
 // Open opens the storage root named by a URL: file:///abs/dir,
@@ -109,6 +126,7 @@ func (s *Store) GetBucket(ctx context.Context, name string) (BucketInfo, error) 
 	if err := CheckBucketName(name); err != nil {
 		return BucketInfo{}, err
 	}
+	defer s.locks.lock(name + "/" + MarkerKey)()
 	data, err := s.root.ReadAll(ctx, name+"/"+MarkerKey)
 	if err != nil {
 		return BucketInfo{}, notFound(err)
@@ -128,7 +146,10 @@ func (s *Store) DeleteBucket(ctx context.Context, name string) error {
 		return err
 	}
 	s.known.Delete(name)
-	if err := ignoreNotFound(s.root.Delete(ctx, name+"/"+MarkerKey)); err != nil {
+	unlock := s.locks.lock(name + "/" + MarkerKey)
+	err := ignoreNotFound(s.root.Delete(ctx, name+"/"+MarkerKey))
+	unlock()
+	if err != nil {
 		return fmt.Errorf("bucket %s: %w", name, plainErr(err))
 	}
 	if s.dir != "" {
@@ -201,6 +222,7 @@ func (s *Store) write(ctx context.Context, key string, data []byte, opts *blob.W
 	if opts == nil {
 		opts = &blob.WriterOptions{ContentType: "application/json"}
 	}
+	defer s.locks.lock(key)()
 	wctx, abort := context.WithCancel(ctx)
 	defer abort()
 	w, err := s.root.NewWriter(wctx, key, opts)
@@ -220,6 +242,7 @@ func (s *Store) GetObject(ctx context.Context, bucket, key string) (Object, erro
 	if err := checkObject(bucket, key); err != nil {
 		return Object{}, err
 	}
+	defer s.locks.lock(bucket + "/" + key)()
 	r, err := s.root.NewReader(ctx, bucket+"/"+key, nil)
 	if err != nil {
 		return Object{}, notFound(err)
@@ -243,6 +266,7 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key string) error {
 	if err := checkObject(bucket, key); err != nil {
 		return err
 	}
+	defer s.locks.lock(bucket + "/" + key)()
 	if err := ignoreNotFound(s.root.Delete(ctx, bucket+"/"+key)); err != nil {
 		return fmt.Errorf("object %s/%s: %w", bucket, key, plainErr(err))
 	}
