@@ -138,3 +138,70 @@ func TestTmpdirOnAnotherFilesystem(t *testing.T) {
 		t.Errorf("storage after destroy holds %q", got)
 	}
 }
+
+// The full disk under the real pulumi CLI, from a YAML program: a Site
+// whose pages are read from files. An up that grows them past the room
+// left fails naming the page and the cause, every stored page stays
+// whole, and once there is room the next up converges.
+func TestFullDiskRealCLI(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
+	mnt := testfs.Tmpfs(t, 2<<20)
+	store := filepath.Join(mnt, "store")
+	c := newRealCLI(t, `resources:
+  site:
+    type: sitekit:index:Site
+    properties:
+      indexContent: <h1>hi</h1>
+      pages:
+        a.html:
+          fn::readFile: ./a.html
+        b.html:
+          fn::readFile: ./b.html
+`, t.TempDir())
+	c.must("config", "set", "sitekit:storageUrl", "file://"+store)
+	writePages := func(size int, fill byte) {
+		for _, p := range []string{"a.html", "b.html"} {
+			if err := os.WriteFile(filepath.Join(c.prog, p), bytes.Repeat([]byte{fill}, size), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	checkPages := func(size int, fill byte) {
+		t.Helper()
+		m, _ := filepath.Glob(filepath.Join(store, "*", "pages", "*.html"))
+		if len(m) != 2 {
+			t.Fatalf("stored pages: %q, want a.html and b.html", m)
+		}
+		for _, f := range m {
+			if data, err := os.ReadFile(f); err != nil || !bytes.Equal(data, bytes.Repeat([]byte{fill}, size)) {
+				t.Errorf("%s: %d bytes starting %.8q, %v; want %d bytes of %q", f, len(data), data, err, size, fill)
+			}
+		}
+		if tmp, _ := filepath.Glob(filepath.Join(store, "*", "pages", "*.tmp")); len(tmp) > 0 {
+			t.Errorf("temp files left: %q", tmp)
+		}
+	}
+
+	writePages(64<<10, 'a')
+	c.must("up", "--yes", "--skip-preview")
+	checkPages(64<<10, 'a')
+
+	free := testfs.Fill(t, mnt, 96<<10)
+	writePages(512<<10, 'b')
+	out, err := c.run("up", "--yes", "--skip-preview")
+	if err == nil {
+		t.Fatalf("an up that grows two pages by 896 KiB on a disk with 96 KiB free succeeded:\n%s", out)
+	}
+	for _, want := range []string{"site-pages-", "no space left on device"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the failed up does not say %q:\n%s", want, out)
+		}
+	}
+	checkPages(64<<10, 'a')
+
+	free()
+	c.must("up", "--yes", "--skip-preview")
+	checkPages(512<<10, 'b')
+	c.must("preview", "--expect-no-changes")
+}
