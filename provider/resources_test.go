@@ -3,7 +3,6 @@ package provider_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/internal/testfs"
 	"github.com/polyhost/polyhost/provider"
 	"github.com/polyhost/polyhost/provider/storage"
 )
@@ -599,7 +599,7 @@ func TestObjectNamesStayInBucket(t *testing.T) {
 	t.Parallel()
 	f := newBackend(t)
 	id, _ := f.create(bucketType, "site", resource.PropertyMap{})
-	before := storedFiles(t, f.dir)
+	before := testfs.Files(t, f.dir)
 	for _, tc := range []struct{ bucket, key, names string }{
 		{id, "", "key"},
 		{id, ".", "key"},
@@ -613,25 +613,9 @@ func TestObjectNamesStayInBucket(t *testing.T) {
 			t.Errorf("object %q in bucket %q: %v, want refused naming %s", tc.key, tc.bucket, err, tc.names)
 		}
 	}
-	if after := storedFiles(t, f.dir); !slices.Equal(after, before) {
+	if after := testfs.Files(t, f.dir); !slices.Equal(after, before) {
 		t.Errorf("refused objects changed the store: %q, was %q", after, before)
 	}
-}
-
-func storedFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(dir, path)
-			out = append(out, rel)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // A secret bucket name or key is kept out of what is computed from it:

@@ -22,7 +22,7 @@ func checkIntact(t *testing.T, s *storage.Store, dir string, before []string, wa
 		t.Errorf("after the failed write the object is %d bytes %q (cache %d), %v; want the original %d bytes %q (cache %d)",
 			len(got.Content), got.ContentType, got.CacheSeconds, err, len(want.Content), want.ContentType, want.CacheSeconds)
 	}
-	if after := files(t, dir); !slices.Equal(after, before) {
+	if after := testfs.Files(t, dir); !slices.Equal(after, before) {
 		t.Errorf("the failed write left the store holding %q, was %q", after, before)
 	}
 }
@@ -44,7 +44,7 @@ func TestFailedWriteKeepsObject(t *testing.T) {
 	if err := s.PutObject(ctx, orig); err != nil {
 		t.Fatal(err)
 	}
-	before := files(t, dir)
+	before := testfs.Files(t, dir)
 
 	signal.Ignore(syscall.SIGXFSZ) // EFBIG instead of the signal
 	defer signal.Reset(syscall.SIGXFSZ)
@@ -82,7 +82,7 @@ func TestFullDiskKeepsObject(t *testing.T) {
 	if err := s.PutObject(ctx, orig); err != nil {
 		t.Fatal(err)
 	}
-	before := files(t, dir)
+	before := testfs.Files(t, dir)
 	free := testfs.Fill(t, mnt, 64<<10)
 
 	newer := bigObject('b', 256<<10)

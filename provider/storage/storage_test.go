@@ -3,13 +3,13 @@ package storage_test
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/internal/testfs"
 	"github.com/polyhost/polyhost/provider/storage"
 )
 
@@ -32,24 +32,6 @@ func fileStore(t *testing.T) (*storage.Store, string) {
 		t.Fatal(err)
 	}
 	return s, dir
-}
-
-// files lists the files under dir, relative to it, sorted.
-func files(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		out = append(out, rel)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // ETags are the first 8 bytes of the content's SHA-256, in hex; the
@@ -133,7 +115,7 @@ func TestNamesStayInTheirBucket(t *testing.T) {
 	if err := s2.PutBucket(ctx, storage.BucketInfo{Name: "sub"}); err != nil {
 		t.Fatal(err)
 	}
-	before := files(t, dir)
+	before := testfs.Files(t, dir)
 	for _, bucket := range []string{"", ".", "..", "b/sub", "b\\sub", "b\x00", "b\n", strings.Repeat("x", 256)} {
 		err := s.PutObject(ctx, storage.Object{Bucket: bucket, Key: "k", Content: "x"})
 		if !errors.Is(err, storage.ErrInvalidName) {
@@ -159,7 +141,7 @@ func TestNamesStayInTheirBucket(t *testing.T) {
 			t.Errorf("CheckKey(%q) = %v, want ErrInvalidName", key, err)
 		}
 	}
-	if after := files(t, dir); !slices.Equal(after, before) {
+	if after := testfs.Files(t, dir); !slices.Equal(after, before) {
 		t.Errorf("refused writes changed the store: %q, was %q", after, before)
 	}
 	for _, ok := range []string{"index.html", "pages/a.html", "a.b/c-d_e", "ünïcode.html", "x.attrs.html", "...a"} {
