@@ -29,10 +29,14 @@ type store struct {
 	secretURL bool
 }
 
-// endpoint is a bucket's address, secret when the storage URL or the
-// bucket's name is.
-func (st *store) endpoint(bucket string, secretName bool) property.Value {
-	return property.New(st.Endpoint(bucket)).WithSecret(st.secretURL || secretName)
+// address is a bucket's endpoint, or with a key an object's url: secret
+// when the storage URL is, or secretName says the bucket or key is.
+func (st *store) address(bucket, key string, secretName bool) property.Value {
+	a := st.Endpoint(bucket)
+	if key != "" {
+		a += "/" + key
+	}
+	return property.New(a).WithSecret(st.secretURL || secretName)
 }
 
 // Config is the provider's configuration: its variables, set with
@@ -110,7 +114,7 @@ type BucketState struct {
 }
 
 func (r Bucket) state(st *store, info storage.BucketInfo) (property.Map, error) {
-	return host.Encode(BucketState{BucketName: info.Name, Endpoint: st.endpoint(info.Name, false), Labels: info.Labels, AccessKey: info.AccessKey})
+	return host.Encode(BucketState{BucketName: info.Name, Endpoint: st.address(info.Name, "", false), Labels: info.Labels, AccessKey: info.AccessKey})
 }
 
 // bucketID checks a bucket's ID (an imported one may be anything).
@@ -344,7 +348,7 @@ func objectState(st *store, args BucketObjectArgs, secretContent, secretName boo
 		ContentType: args.ContentType, CacheSeconds: args.CacheSeconds,
 		ETag: property.New(storage.ETag(args.Content)).WithSecret(secretContent),
 		Size: property.New(float64(len(args.Content))).WithSecret(secretContent),
-		URL:  property.New(st.Endpoint(args.Bucket) + "/" + args.Key).WithSecret(st.secretURL || secretName),
+		URL:  st.address(args.Bucket, args.Key, secretName),
 	})
 }
 

@@ -170,11 +170,18 @@ func TestEndpointIgnoresQuery(t *testing.T) {
 }
 
 // A file URL whose first path segment sits in the host slot would make the
-// storage write under the filesystem root; it is refused.
+// storage write under the filesystem root; it is refused, and so is a query
+// that would drop the objects' attributes.
 func TestStorageURLHostRefused(t *testing.T) {
 	if _, err := storage.Open(context.Background(), "file://relative/dir"); err == nil ||
 		!strings.Contains(err.Error(), "file:///abs/dir") {
 		t.Fatalf("Open(file://relative/dir) = %v, want the host refused, saying how to write the URL", err)
+	}
+	// Nor may the query drop the attribute files objects keep their
+	// content type in.
+	if _, err := storage.Open(context.Background(), "file://"+t.TempDir()+"?metadata=skip"); err == nil ||
+		!strings.Contains(err.Error(), "metadata") {
+		t.Errorf("Open(...?metadata=skip) = %v, want the parameter refused", err)
 	}
 	dir := t.TempDir()
 	t.Chdir(dir)

@@ -17,9 +17,6 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 )
 
-// sender sends one request of a malformedCase.
-type sender = func(ctx context.Context, t *testing.T, c pulumirpc.ResourceProviderClient, monitor string) answer
-
 // attackCases are the hostile requests of the attack suite (issue 32):
 // wrong types at every depth, deep nesting, invalid UTF-8, oversized
 // values and huge arrays, monitors that refuse or never answer, Cancel

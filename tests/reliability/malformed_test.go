@@ -131,8 +131,11 @@ type malformedCase struct {
 	// fail on: it is not run, and the table says so, until the host's
 	// phase of the issue fixes it.
 	hostDefect string
-	send       func(ctx context.Context, t *testing.T, c pulumirpc.ResourceProviderClient, monitor string) answer
+	send       sender
 }
+
+// sender sends one request of a malformedCase, to monitor's engine.
+type sender = func(ctx context.Context, t *testing.T, c pulumirpc.ResourceProviderClient, monitor string) answer
 
 // expected says what a right answer is, for the table.
 func (tc malformedCase) expected() string {
