@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -152,10 +153,9 @@ func TestSecretsHuntFailures(t *testing.T) {
 			}
 			t.Parallel()
 			c := newRealCLI(t, tc.program, t.TempDir())
-			if _, ok := tc.config["sitekit:storageUrl"]; !ok {
-				tc.config = withDefault(tc.config, "sitekit:storageUrl", "file://"+t.TempDir())
-			}
-			c.secretConfig(tc.config)
+			config := map[string]string{"sitekit:storageUrl": "file://" + t.TempDir()}
+			maps.Copy(config, tc.config)
+			c.secretConfig(config)
 			out, err := c.run("up", "--yes", "--skip-preview")
 			if tc.want == "" && err != nil {
 				t.Fatalf("up: %v\n%s", err, out)
@@ -167,14 +167,6 @@ func TestSecretsHuntFailures(t *testing.T) {
 			c.hunt(tc.secrets...)
 		})
 	}
-}
-
-func withDefault(m map[string]string, k, v string) map[string]string {
-	out := map[string]string{k: v}
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // runUnrecorded runs pulumi without keeping its output for the hunt: for
