@@ -3,7 +3,9 @@ package components_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -60,26 +62,14 @@ func TestSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]hosttest.Registration{}
-	for _, r := range h.Monitor.Registrations() {
-		byName[r.Name] = r
-	}
-	bucket := byName["s-bucket"]
+	bucket := registration(t, h, "s-bucket")
 	if bucket.Type != components.BucketType || bucket.Parent != site.URN {
 		t.Errorf("bucket registered as %s under %s, want a %s under the site", bucket.Type, bucket.Parent, components.BucketType)
 	}
-	if c := byName["s-index"].Inputs.Get("content"); !c.Secret() {
+	if c := registration(t, h, "s-index").Inputs.Get("content"); !c.Secret() {
 		t.Errorf("index content = %v, want secret", c)
 	}
-	if _, ok := byName["s-pages-about.html"]; !ok {
-		t.Errorf("no page object for about.html among %v", slices.Collect(func(yield func(string) bool) {
-			for n := range byName {
-				if !yield(n) {
-					return
-				}
-			}
-		}))
-	}
+	registration(t, h, "s-pages-about.html")
 	url := site.Outputs.Get("url")
 	if url.AsString() != "mem://s-bucket-b/index.html" || !slices.Contains(url.Dependencies(), bucket.URN) {
 		t.Errorf("url = %v (depends on %v), want mem://s-bucket-b/index.html depending on the bucket", url, url.Dependencies())
@@ -114,10 +104,8 @@ func TestSitePreviewAndBadInput(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range h.Monitor.Registrations() {
-		if r.Name == "s-index" && !r.Inputs.Get("content").IsComputed() {
-			t.Errorf("index content = %v in a preview, want unknown", r.Inputs.Get("content"))
-		}
+	if c := registration(t, h, "s-index").Inputs.Get("content"); !c.IsComputed() {
+		t.Errorf("index content = %v in a preview, want unknown", c)
 	}
 	_, err := h.Construct(context.Background(), hosttest.ConstructRequest{Type: components.SiteType, Name: "bad",
 		Inputs: property.NewMap(map[string]property.Value{})})
@@ -149,11 +137,7 @@ func TestMirror(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]hosttest.Registration{}
-	for _, r := range h.Monitor.Registrations() {
-		byName[r.Name] = r
-	}
-	bucket, index := byName["m-bucket"], byName["m-index"]
+	bucket, index := registration(t, h, "m-bucket"), registration(t, h, "m-index")
 	if bucket.Parent != m.URN || bucket.Inputs.Get("labels").AsMap().Get("mirrorOf").AsString() != string(site.URN) {
 		t.Errorf("mirror bucket %+v, want a child of the mirror labelled with the site's URN", bucket)
 	}
@@ -206,11 +190,24 @@ func TestMirrorPreview(t *testing.T) {
 	if src := m.Outputs.Get("sourceUrl"); !src.IsComputed() {
 		t.Errorf("sourceUrl = %v in a preview, want unknown", src)
 	}
-	for _, r := range h.Monitor.Registrations() {
-		if r.Name == "m-index" && !r.Inputs.Get("content").IsComputed() {
-			t.Errorf("mirror index content = %v in a preview, want unknown", r.Inputs.Get("content"))
-		}
+	if c := registration(t, h, "m-index").Inputs.Get("content"); !c.IsComputed() {
+		t.Errorf("mirror index content = %v in a preview, want unknown", c)
 	}
+}
+
+// registration is the child registered under name; the test stops if
+// there is none.
+func registration(t *testing.T, h *hosttest.Harness, name string) hosttest.Registration {
+	t.Helper()
+	var names []string
+	for _, r := range h.Monitor.Registrations() {
+		if r.Name == name {
+			return r
+		}
+		names = append(names, r.Name)
+	}
+	t.Fatalf("nothing registered as %s; registered: %q", name, names)
+	return hosttest.Registration{}
 }
 
 func bucketURN(h *hosttest.Harness, name string) urn.URN {
@@ -220,4 +217,39 @@ func bucketURN(h *hosttest.Harness, name string) urn.URN {
 		}
 	}
 	return ""
+}
+
+// Page names that are no plain file name are a user's mistake naming the
+// page: "." would store the page over the pages directory itself, and
+// break every other page.
+func TestBadPageNames(t *testing.T) {
+	t.Parallel()
+	h := harness(t)
+	ctx := context.Background()
+	for i, name := range []string{".", "..", "", "a/b", `a\b`, "x\x00", "line\nbreak", strings.Repeat("p", 256)} {
+		_, err := h.Construct(ctx, hosttest.ConstructRequest{Type: components.SiteType, Name: fmt.Sprintf("s%d", i),
+			Inputs: property.NewMap(map[string]property.Value{
+				"indexContent": property.New("hi"),
+				"pages":        property.New(map[string]property.Value{name: property.New("x"), "ok.html": property.New("y")}),
+			})})
+		var ie *host.InputError
+		if !errors.As(err, &ie) || len(ie.Properties) != 1 || ie.Properties[0].Path != fmt.Sprintf("pages[%q]", name) {
+			t.Errorf("page %q: %v, want an input error naming it", name, err)
+		}
+	}
+	for _, r := range h.Monitor.Registrations() {
+		if r.Type == components.BucketObjectType {
+			t.Errorf("a Site with a bad page name registered %s", r.Name)
+		}
+	}
+
+	site, err := h.Construct(ctx, hosttest.ConstructRequest{Type: components.SiteType, Name: "good", Inputs: siteInputs(property.New("hi"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := h.Call(ctx, hosttest.CallRequest{Token: components.SiteAddPageMethod, Self: site.URN,
+		Args: property.NewMap(map[string]property.Value{"name": property.New("."), "content": property.New("x")})})
+	if err != nil || len(resp.Failures) != 1 || resp.Failures[0].Path != "name" {
+		t.Errorf("addPage named \".\": %v %v, want a failure naming name", err, resp.Failures)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -178,10 +179,11 @@ func checkPageNames(path string, pages map[string]property.Value) error {
 	return nil
 }
 
-const pageNameRule = "must be a non-empty file name without slashes or \"..\""
+const pageNameRule = "must be a file name: not empty or \".\", at most 255 bytes, without slashes, \"..\" or control characters"
 
 func validPageName(name string) bool {
-	return name != "" && !strings.ContainsAny(name, "/\\") && !strings.Contains(name, "..")
+	return name != "" && name != "." && len(name) <= 255 && !strings.ContainsAny(name, "/\\") &&
+		!strings.Contains(name, "..") && !strings.ContainsFunc(name, unicode.IsControl)
 }
 
 // withoutUnknowns keeps the dependencies of vals but not their values, so

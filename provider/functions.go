@@ -35,6 +35,9 @@ func (b *backend) getObject(ctx context.Context, args GetObjectArgs) (GetObjectR
 	if err != nil {
 		return GetObjectResult{}, err
 	}
+	if err := checkObjectNames(args.Bucket, args.Key, "bucket", "key"); err != nil {
+		return GetObjectResult{}, err
+	}
 	o, err := st.GetObject(ctx, args.Bucket, args.Key)
 	if errors.Is(err, storage.ErrNotFound) {
 		return GetObjectResult{}, host.Errorf("key", "no object %q in bucket %q", args.Key, args.Bucket)

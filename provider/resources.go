@@ -19,7 +19,24 @@ import (
 // backend is the storage the provider instance was configured with.
 type backend struct {
 	mu    sync.Mutex
-	store *storage.Store
+	store *store
+}
+
+// store is an opened storage root; secretURL says its storageUrl was
+// secret, and so is every address built from it.
+type store struct {
+	*storage.Store
+	secretURL bool
+}
+
+// address is a bucket's endpoint, or with a key an object's url: secret
+// when the storage URL is, or secretName says the bucket or key is.
+func (st *store) address(bucket, key string, secretName bool) property.Value {
+	a := st.Endpoint(bucket)
+	if key != "" {
+		a += "/" + key
+	}
+	return property.New(a).WithSecret(st.secretURL || secretName)
 }
 
 // Config is the provider's configuration: its variables, set with
@@ -52,7 +69,7 @@ func (b *backend) configure(ctx context.Context, config Config) error {
 	}
 	b.mu.Lock()
 	old := b.store
-	b.store = st
+	b.store = &store{Store: st, secretURL: u.Secret()}
 	b.mu.Unlock()
 	if old != nil {
 		_ = old.Close()
@@ -60,7 +77,7 @@ func (b *backend) configure(ctx context.Context, config Config) error {
 	return nil
 }
 
-func (b *backend) get() (*storage.Store, error) {
+func (b *backend) get() (*store, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.store == nil {
@@ -88,7 +105,7 @@ type BucketState struct {
 	// The bucket's name, derived from the resource name at create time.
 	BucketName string `pulumi:"bucketName"`
 	// Base address of the bucket's objects.
-	Endpoint string `pulumi:"endpoint"`
+	Endpoint property.Value `pulumi:"endpoint,type=string"` // secret when storageUrl is
 	// Free-form labels, as given.
 	Labels map[string]string `pulumi:"labels,optional"`
 	// Key for reading the bucket, generated when the bucket is created.
@@ -96,8 +113,16 @@ type BucketState struct {
 	AccessKey string `pulumi:"accessKey,secret"`
 }
 
-func (r Bucket) state(st *storage.Store, info storage.BucketInfo) (property.Map, error) {
-	return host.Encode(BucketState{BucketName: info.Name, Endpoint: st.Endpoint(info.Name), Labels: info.Labels, AccessKey: info.AccessKey})
+func (r Bucket) state(st *store, info storage.BucketInfo) (property.Map, error) {
+	return host.Encode(BucketState{BucketName: info.Name, Endpoint: st.address(info.Name, "", false), Labels: info.Labels, AccessKey: info.AccessKey})
+}
+
+// bucketID checks a bucket's ID (an imported one may be anything).
+func bucketID(id resource.ID) (string, error) {
+	if err := storage.CheckBucketName(string(id)); err != nil {
+		return "", host.Errorf("id", "%v", err)
+	}
+	return string(id), nil
 }
 
 // Create makes a new bucket named after the resource.
@@ -112,7 +137,7 @@ func (r Bucket) Create(ctx context.Context, req host.CreateRequest) (host.Create
 	}
 	info := storage.BucketInfo{Name: bucketName(req.Name) + "-" + randomHex(4), Labels: args.Labels, AccessKey: randomHex(16)}
 	if err := st.PutBucket(ctx, info); err != nil {
-		return host.CreateResponse{}, fmt.Errorf("create bucket %s: %w", info.Name, err)
+		return host.CreateResponse{}, err // it names the bucket
 	}
 	out, err := r.state(st, info)
 	return host.CreateResponse{ID: resource.ID(info.Name), Outputs: out}, err
@@ -124,7 +149,11 @@ func (r Bucket) Read(ctx context.Context, req host.ReadRequest) (host.ReadRespon
 	if err != nil {
 		return host.ReadResponse{}, err
 	}
-	info, err := st.GetBucket(ctx, string(req.ID))
+	name, err := bucketID(req.ID)
+	if err != nil {
+		return host.ReadResponse{}, err
+	}
+	info, err := st.GetBucket(ctx, name)
 	if errors.Is(err, storage.ErrNotFound) {
 		return host.ReadResponse{}, nil
 	}
@@ -149,13 +178,17 @@ func (r Bucket) Update(ctx context.Context, req host.UpdateRequest) (host.Update
 	if err := host.Decode(req.Inputs, &args); err != nil {
 		return host.UpdateResponse{}, err
 	}
-	info, err := st.GetBucket(ctx, string(req.ID))
+	name, err := bucketID(req.ID)
 	if err != nil {
-		return host.UpdateResponse{}, fmt.Errorf("update bucket %s: %w", req.ID, err)
+		return host.UpdateResponse{}, err
+	}
+	info, err := st.GetBucket(ctx, name)
+	if err != nil {
+		return host.UpdateResponse{}, fmt.Errorf("bucket %s: %w", name, err)
 	}
 	info.Labels = args.Labels
 	if err := st.PutBucket(ctx, info); err != nil {
-		return host.UpdateResponse{}, fmt.Errorf("update bucket %s: %w", req.ID, err)
+		return host.UpdateResponse{}, err // it names the bucket
 	}
 	out, err := r.state(st, info)
 	return host.UpdateResponse{Outputs: out}, err
@@ -167,7 +200,11 @@ func (r Bucket) Delete(ctx context.Context, req host.DeleteRequest) (host.Delete
 	if err != nil {
 		return host.DeleteResponse{}, err
 	}
-	return host.DeleteResponse{}, st.DeleteBucket(ctx, string(req.ID))
+	name, err := bucketID(req.ID)
+	if err != nil {
+		return host.DeleteResponse{}, err
+	}
+	return host.DeleteResponse{}, st.DeleteBucket(ctx, name)
 }
 
 func randomHex(n int) string {
@@ -227,7 +264,7 @@ type BucketObjectState struct {
 	// Size of the content in bytes.
 	Size property.Value `pulumi:"size,type=integer"` // secret when the content is
 	// Address of the object.
-	URL string `pulumi:"url"`
+	URL property.Value `pulumi:"url,type=string"` // secret when storageUrl, bucket or key is
 }
 
 // ContentType is the media type of an object.
@@ -252,9 +289,20 @@ func (ContentType) Values() []host.EnumValue[ContentType] {
 var _ host.ResourceWithExactSecrets = BucketObject{}
 
 // ExactSecrets says BucketObject marks its own secrets: etag and size are
-// computed from content and are secret when it is; bucket, key and url
-// never hold it.
+// computed from content and are secret when it is, url from the storage
+// URL, bucket and key and is secret when one of them is.
 func (BucketObject) ExactSecrets() bool { return true }
+
+// secretNames says whether an object's bucket or key is secret, in any of
+// the maps (a request's inputs, its recorded outputs).
+func secretNames(ms ...property.Map) bool {
+	for _, m := range ms {
+		if m.Get("bucket").Secret() || m.Get("key").Secret() {
+			return true
+		}
+	}
+	return false
+}
 
 func (r BucketObject) write(ctx context.Context, inputs property.Map) (property.Map, error) {
 	st, err := r.b.get()
@@ -265,27 +313,74 @@ func (r BucketObject) write(ctx context.Context, inputs property.Map) (property.
 	if err := host.Decode(inputs, &args); err != nil {
 		return property.Map{}, err
 	}
+	if err := checkObjectNames(args.Bucket, args.Key, "bucket", "key"); err != nil {
+		return property.Map{}, err
+	}
 	if args.ContentType == "" {
 		args.ContentType = ContentTypeHTML
 	}
 	err = st.PutObject(ctx, storage.Object{Bucket: args.Bucket, Key: args.Key, Content: args.Content,
 		ContentType: string(args.ContentType), CacheSeconds: args.CacheSeconds})
 	if err != nil {
-		return property.Map{}, fmt.Errorf("write object %s/%s: %w", args.Bucket, args.Key, err)
+		return property.Map{}, err
 	}
-	return objectState(st, args, inputs.Get("content").Secret())
+	return objectState(st, args, inputs.Get("content").Secret(), secretNames(inputs))
+}
+
+// checkObjectNames refuses a bucket name or key that would not stay in its
+// place in the store, naming the property it came from.
+func checkObjectNames(bucket, key, bucketProp, keyProp string) error {
+	if err := storage.CheckBucketName(bucket); err != nil {
+		return host.Errorf(bucketProp, "%v", err)
+	}
+	if err := storage.CheckKey(key); err != nil {
+		return host.Errorf(keyProp, "%v", err)
+	}
+	return nil
 }
 
 // objectState is an object's outputs; etag and size are secret when the
-// content they are computed from is.
-func objectState(st *storage.Store, args BucketObjectArgs, secretContent bool) (property.Map, error) {
+// content they are computed from is, url when the bucket or key is (or
+// the storage URL).
+func objectState(st *store, args BucketObjectArgs, secretContent, secretName bool) (property.Map, error) {
 	return host.Encode(BucketObjectState{
 		Bucket: args.Bucket, Key: args.Key, Content: args.Content,
 		ContentType: args.ContentType, CacheSeconds: args.CacheSeconds,
 		ETag: property.New(storage.ETag(args.Content)).WithSecret(secretContent),
 		Size: property.New(float64(len(args.Content))).WithSecret(secretContent),
-		URL:  st.Endpoint(args.Bucket) + "/" + args.Key,
+		URL:  st.address(args.Bucket, args.Key, secretName),
 	})
+}
+
+// objectID is an object's ID: bucket/key, which import takes too. The
+// engine never hides an ID, so an object whose bucket or key is secret
+// gets a random one instead, and is found by its recorded outputs.
+func objectID(out property.Map, secretName bool) resource.ID {
+	if secretName {
+		return resource.ID(secretIDPrefix + randomHex(8))
+	}
+	return resource.ID(out.Get("bucket").AsString() + "/" + out.Get("key").AsString())
+}
+
+const secretIDPrefix = "secret-"
+
+// objectAddress finds an object's bucket and key: from its ID, or, for
+// one with a secret name, from its recorded outputs or inputs.
+func objectAddress(id resource.ID, recorded ...property.Map) (bucket, key string, err error) {
+	if b, k, ok := strings.Cut(string(id), "/"); ok {
+		bucket, key = b, k
+	} else if strings.HasPrefix(string(id), secretIDPrefix) {
+		for _, m := range recorded {
+			if b, k := m.Get("bucket"), m.Get("key"); b.IsString() && k.IsString() {
+				bucket, key = b.AsString(), k.AsString()
+				break
+			}
+		}
+	}
+	if bucket == "" && key == "" {
+		return "", "", host.Errorf("id", "object IDs have the form bucket/key, got %q", id)
+	}
+	return bucket, key, checkObjectNames(bucket, key, "id", "id")
 }
 
 // Create writes the object.
@@ -294,7 +389,7 @@ func (r BucketObject) Create(ctx context.Context, req host.CreateRequest) (host.
 	if err != nil {
 		return host.CreateResponse{}, err
 	}
-	id := resource.ID(out.Get("bucket").AsString() + "/" + out.Get("key").AsString())
+	id := objectID(out, secretNames(req.Inputs))
 	if injectFault != nil {
 		if err := injectFault(ctx, "object-create", string(id)); err != nil {
 			// The object exists: report it so the engine records it.
@@ -317,9 +412,9 @@ func (r BucketObject) Read(ctx context.Context, req host.ReadRequest) (host.Read
 	if err != nil {
 		return host.ReadResponse{}, err
 	}
-	bucket, key, ok := strings.Cut(string(req.ID), "/")
-	if !ok {
-		return host.ReadResponse{}, host.Errorf("id", "object IDs have the form bucket/key, got %q", req.ID)
+	bucket, key, err := objectAddress(req.ID, req.Outputs, req.Inputs)
+	if err != nil {
+		return host.ReadResponse{}, err
 	}
 	o, err := st.GetObject(ctx, bucket, key)
 	if errors.Is(err, storage.ErrNotFound) {
@@ -333,7 +428,8 @@ func (r BucketObject) Read(ctx context.Context, req host.ReadRequest) (host.Read
 	if err != nil {
 		return host.ReadResponse{}, err
 	}
-	out, err := objectState(st, args, req.Inputs.Get("content").Secret() || req.Outputs.Get("content").Secret())
+	out, err := objectState(st, args, req.Inputs.Get("content").Secret() || req.Outputs.Get("content").Secret(),
+		secretNames(req.Inputs, req.Outputs))
 	return host.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, err
 }
 
@@ -343,6 +439,9 @@ func (r BucketObject) Delete(ctx context.Context, req host.DeleteRequest) (host.
 	if err != nil {
 		return host.DeleteResponse{}, err
 	}
-	bucket, key, _ := strings.Cut(string(req.ID), "/")
+	bucket, key, err := objectAddress(req.ID, req.Outputs, req.Inputs)
+	if err != nil {
+		return host.DeleteResponse{}, err
+	}
 	return host.DeleteResponse{}, st.DeleteObject(ctx, bucket, key)
 }

@@ -2,9 +2,11 @@ package provider_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/internal/testfs"
 	"github.com/polyhost/polyhost/provider"
 	"github.com/polyhost/polyhost/provider/storage"
 )
@@ -36,6 +39,13 @@ type backendFixture struct {
 
 func newBackend(t *testing.T) *backendFixture {
 	t.Helper()
+	return newBackendWith(t, func(url string) resource.PropertyValue { return resource.NewProperty(url) })
+}
+
+// newBackendWith configures the provider with storageUrl(url) for the
+// fixture's file URL: a secret one, or one with a query.
+func newBackendWith(t *testing.T, storageURL func(url string) resource.PropertyValue) *backendFixture {
+	t.Helper()
 	p, err := provider.New("1.0.0")
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +54,7 @@ func newBackend(t *testing.T) *backendFixture {
 	f := &backendFixture{t: t, srv: host.NewServer(p), dir: t.TempDir()}
 	f.url = "file://" + f.dir
 	if _, err := f.srv.Configure(context.Background(), &pulumirpc.ConfigureRequest{
-		Args: f.wire(resource.PropertyMap{"storageUrl": resource.NewProperty(f.url)}),
+		Args: f.wire(resource.PropertyMap{"storageUrl": storageURL(f.url)}), AcceptSecrets: true,
 	}); err != nil {
 		t.Fatalf("configure: %v", err)
 	}
@@ -259,7 +269,7 @@ func TestObjectBackend(t *testing.T) {
 		t.Fatalf("object id = %q, want bucket/key", id)
 	}
 	want := map[string]string{
-		"content": "<p>v1</p>", "contentType": "text/html", "etag": storage.ETag("<p>v1</p>"),
+		"content": "<p>v1</p>", "contentType": "text/html", "etag": "b599dba3023a7979",
 		"url": f.url + "/" + bucket + "/pages/a.html",
 	}
 	for k, v := range want {
@@ -287,7 +297,7 @@ func TestObjectBackend(t *testing.T) {
 	news["contentType"] = resource.NewProperty("text/plain")
 	news["cacheSeconds"] = resource.NewProperty(60.0)
 	upd := f.update(objectType, id, ins, news)
-	if str(upd, "etag") != storage.ETag("<p>version two</p>") || str(upd, "contentType") != "text/plain" || upd["size"].NumberValue() != 18 {
+	if str(upd, "etag") != "0ced10e8eead7d63" || str(upd, "contentType") != "text/plain" || upd["size"].NumberValue() != 18 {
 		t.Errorf("update outputs = %v", upd)
 	}
 	if data, _ := os.ReadFile(path); string(data) != "<p>version two</p>" {
@@ -305,7 +315,7 @@ func TestObjectBackend(t *testing.T) {
 	if err := os.WriteFile(path, []byte("tampered"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, state = f.mustRead(objectType, id); str(state, "content") != "tampered" || str(state, "etag") != storage.ETag("tampered") {
+	if _, _, state = f.mustRead(objectType, id); str(state, "content") != "tampered" || str(state, "etag") != "d121be3103007b41" {
 		t.Errorf("read after tampering = %v", state)
 	}
 
@@ -384,7 +394,7 @@ func TestObjectImportByID(t *testing.T) {
 	if !ins.DeepEquals(wantIns) {
 		t.Errorf("import inputs = %v, want %v", ins, wantIns)
 	}
-	if str(out, "etag") != storage.ETag("hello") || str(out, "url") != f.url+"/legacy/docs/page.txt" {
+	if str(out, "etag") != "2cf24dba5fb0a30e" || str(out, "url") != f.url+"/legacy/docs/page.txt" {
 		t.Errorf("import outputs = %v", out)
 	}
 	checked, failures := f.check(objectType, ins)
@@ -405,7 +415,7 @@ func TestObjectCreateInMissingBucket(t *testing.T) {
 	_, err := f.srv.Create(context.Background(), &pulumirpc.CreateRequest{
 		Urn: urnOf(objectType, "o"), Name: "o", Type: objectType, Properties: f.wire(objectInputs("nope", "k", "x")),
 	})
-	if err == nil || !strings.Contains(err.Error(), `bucket "nope"`) {
+	if err == nil || !strings.Contains(err.Error(), "bucket nope: not found") {
 		t.Fatalf("create in a missing bucket: %v", err)
 	}
 }
@@ -489,7 +499,7 @@ func TestGetObject(t *testing.T) {
 
 	ret, failures := f.invoke(args(s("b"), s("note.txt")))
 	if len(failures) > 0 || str(ret, "content") != "a note" || str(ret, "contentType") != "text/plain" ||
-		str(ret, "etag") != storage.ETag("a note") {
+		str(ret, "etag") != "f63e34a034f19a24" {
 		t.Fatalf("getObject = %v, failures %v", ret, failures)
 	}
 
@@ -544,56 +554,151 @@ func TestBackendUnconfigured(t *testing.T) {
 	}
 }
 
-// A file URL whose first path segment sits in the host slot would make the
-// storage write under the filesystem root; it is refused, naming the part.
-func TestStorageURLHostRefused(t *testing.T) {
-	if _, err := storage.Open(context.Background(), "file://relative/dir"); err == nil ||
-		!strings.Contains(err.Error(), `"relative" is not part of the path`) {
-		t.Fatalf("Open(file://relative/dir) = %v, want the host refused", err)
+// tryCreate runs Create and returns its error.
+func (f *backendFixture) tryCreate(typ, name string, inputs resource.PropertyMap) error {
+	f.t.Helper()
+	_, err := f.srv.Create(context.Background(), &pulumirpc.CreateRequest{
+		Urn: urnOf(typ, name), Name: name, Type: typ, Properties: f.wire(inputs),
+	})
+	return err
+}
+
+// The bucket's marker holds its secret access key: getObject cannot read
+// it and no BucketObject can be written over it, each refused naming the
+// key.
+func TestMarkerIsNoObject(t *testing.T) {
+	t.Parallel()
+	f := newBackend(t)
+	id, out := f.create(bucketType, "site", resource.PropertyMap{})
+	accessKey := str(out, "accessKey")
+
+	ret, failures := f.invoke(resource.PropertyMap{"bucket": resource.NewProperty(id), "key": resource.NewProperty(".sitekit-bucket")})
+	if len(failures) != 1 || failures[0].GetProperty() != "key" || !strings.Contains(failures[0].GetReason(), "reserved") {
+		t.Errorf("getObject of the marker: failures %v, want one at key saying it is reserved", failures)
 	}
-	dir := t.TempDir()
-	t.Chdir(dir)
-	s, err := storage.Open(context.Background(), "file://./store")
-	if err != nil {
-		t.Fatalf("Open(file://./store): %v", err)
+	if strings.Contains(fmt.Sprint(ret), accessKey) {
+		t.Errorf("getObject of the marker returned the access key: %v", ret)
 	}
-	defer s.Close()
-	if st, err := os.Stat(filepath.Join(dir, "store")); err != nil || !st.IsDir() {
-		t.Fatalf("file://./store is not ./store: %v", err)
+
+	err := f.tryCreate(objectType, "m", objectInputs(id, ".sitekit-bucket", `{"name":"x","accessKey":"chosen"}`))
+	if err == nil || !strings.Contains(err.Error(), "key: .sitekit-bucket is reserved") {
+		t.Errorf("an object at the marker's key: %v, want refused naming key", err)
+	}
+	if _, err := f.read(objectType, id+"/.sitekit-bucket"); err == nil || !strings.Contains(err.Error(), "id") {
+		t.Errorf("importing the marker as an object: %v, want refused naming id", err)
+	}
+	if _, _, state := f.mustRead(bucketType, id); str(state, "accessKey") != accessKey {
+		t.Errorf("the bucket's access key is now %q, want %q", str(state, "accessKey"), accessKey)
 	}
 }
 
-// Deleting a file-stored bucket removes the directories its objects left
-// behind, but never a file.
-func TestDeleteBucketRemovesEmptyDirs(t *testing.T) {
+// An object's bucket is one name and its key stays inside it: the empty
+// key, ".", and a bucket "b/sub" that would make a sub-bucket of b are
+// refused naming the property, and nothing is written.
+func TestObjectNamesStayInBucket(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	dir := t.TempDir()
-	s, err := storage.Open(ctx, "file://"+dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for _, b := range []string{"empty", "full"} {
-		if err := s.PutBucket(ctx, storage.BucketInfo{Name: b}); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.PutObject(ctx, storage.Object{Bucket: b, Key: "pages/a.html", Content: "a"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.DeleteObject(ctx, "empty", "pages/a.html"); err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range []string{"empty", "full"} {
-		if err := s.DeleteBucket(ctx, b); err != nil {
-			t.Fatal(err)
+	f := newBackend(t)
+	id, _ := f.create(bucketType, "site", resource.PropertyMap{})
+	before := testfs.Files(t, f.dir)
+	for _, tc := range []struct{ bucket, key, names string }{
+		{id, "", "key"},
+		{id, ".", "key"},
+		{id, "pages/../x", "key"},
+		{id, "a//b", "key"},
+		{id + "/sub", "k", "bucket"},
+		{"..", "k", "bucket"},
+	} {
+		err := f.tryCreate(objectType, "o", objectInputs(tc.bucket, tc.key, "x"))
+		if err == nil || !strings.Contains(err.Error(), "invalid input: "+tc.names+": ") {
+			t.Errorf("object %q in bucket %q: %v, want refused naming %s", tc.key, tc.bucket, err, tc.names)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "empty")); !os.IsNotExist(err) {
-		t.Errorf("the emptied bucket's directory is still there: %v", err)
+	if after := testfs.Files(t, f.dir); !slices.Equal(after, before) {
+		t.Errorf("refused objects changed the store: %q, was %q", after, before)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "full", "pages", "a.html")); err != nil {
-		t.Errorf("an object left in a deleted bucket was removed: %v", err)
+}
+
+// A secret bucket name or key is kept out of what is computed from it:
+// the url is secret and the ID (which the engine never hides) holds
+// neither. Refresh and delete still find the object.
+func TestSecretObjectNames(t *testing.T) {
+	t.Parallel()
+	f := newBackend(t)
+	bucket, _ := f.create(bucketType, "site", resource.PropertyMap{})
+	for _, tc := range []struct {
+		what   string
+		inputs resource.PropertyMap
+		hidden string
+		secret string // the input that is secret
+	}{
+		{"secret key", resource.PropertyMap{"bucket": resource.NewProperty(bucket),
+			"key": resource.MakeSecret(resource.NewProperty("hidden-key-5f.html")), "content": resource.NewProperty("x")}, "hidden-key-5f", "key"},
+		{"secret bucket", resource.PropertyMap{"bucket": resource.MakeSecret(resource.NewProperty(bucket)),
+			"key": resource.NewProperty("plain.html"), "content": resource.NewProperty("x")}, bucket, "bucket"},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			id, out := f.create(objectType, "o", tc.inputs)
+			if strings.Contains(id, tc.hidden) {
+				t.Errorf("id %q holds the secret", id)
+			}
+			for k, v := range out {
+				if want := k == "url" || string(k) == tc.secret; v.IsSecret() != want {
+					t.Errorf("%s = %v, want secret: %v (only url and %s are computed from the secret)", k, v, want, tc.secret)
+				}
+			}
+			path := filepath.Join(f.dir, bucket, str(tc.inputs, "key"))
+			if _, err := os.Stat(path); err != nil {
+				t.Fatalf("the object is not stored: %v", err)
+			}
+			resp, err := f.srv.Read(context.Background(), &pulumirpc.ReadRequest{
+				Urn: urnOf(objectType, "o"), Name: "o", Type: objectType, Id: id,
+				Inputs: f.wire(tc.inputs), Properties: f.wire(out),
+			})
+			if err != nil || resp.GetId() != id || !f.unwire(resp.GetProperties()).DeepEquals(out) {
+				t.Errorf("refresh = %v, %v; want the same id and outputs", resp, err)
+			}
+			f.delete(objectType, id, out)
+			if _, err := os.Stat(path); !os.IsNotExist(err) {
+				t.Errorf("the object is still stored after delete: %v", err)
+			}
+		})
+	}
+}
+
+// A secret storageUrl keeps every address built from it secret: the
+// bucket's endpoint and the object's url, on create and on read.
+func TestSecretStorageURL(t *testing.T) {
+	t.Parallel()
+	f := newBackendWith(t, func(url string) resource.PropertyValue { return resource.MakeSecret(resource.NewProperty(url)) })
+	id, out := f.create(bucketType, "site", resource.PropertyMap{})
+	if v := out["endpoint"]; !v.IsSecret() || str(out, "endpoint") != f.url+"/"+id {
+		t.Errorf("endpoint = %v, want the secret %s/%s", v, f.url, id)
+	}
+	if _, _, state := f.mustRead(bucketType, id); !state["endpoint"].IsSecret() {
+		t.Errorf("endpoint read back = %v, want secret", state["endpoint"])
+	}
+	oid, obj := f.create(objectType, "o", objectInputs(id, "a.html", "x"))
+	if v := obj["url"]; !v.IsSecret() {
+		t.Errorf("object url = %v, want secret", v)
+	}
+	if _, _, state := f.mustRead(objectType, oid); !state["url"].IsSecret() {
+		t.Errorf("object url read back = %v, want secret", state["url"])
+	}
+	if obj["etag"].IsSecret() || obj["content"].IsSecret() {
+		t.Errorf("etag %v, content %v: want them plain, nothing secret went into them", obj["etag"], obj["content"])
+	}
+}
+
+// Whatever the storage URL's query says, endpoints are its directory.
+func TestStorageURLQueryLeavesEndpoints(t *testing.T) {
+	t.Parallel()
+	f := newBackendWith(t, func(url string) resource.PropertyValue { return resource.NewProperty(url + "?no_tmp_dir=1") })
+	id, out := f.create(bucketType, "site", resource.PropertyMap{})
+	if got := str(out, "endpoint"); got != f.url+"/"+id {
+		t.Errorf("endpoint = %s, want %s/%s", got, f.url, id)
+	}
+	_, obj := f.create(objectType, "o", objectInputs(id, "a.html", "x"))
+	if got := str(obj, "url"); got != f.url+"/"+id+"/a.html" {
+		t.Errorf("url = %s, want %s/%s/a.html", got, f.url, id)
 	}
 }

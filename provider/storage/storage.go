@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"net/url"
@@ -24,19 +25,39 @@ import (
 // ErrNotFound is returned for a bucket or object that does not exist.
 var ErrNotFound = errors.New("not found")
 
-const markerKey = ".sitekit-bucket"
+// MarkerKey is the key of a bucket's marker, which records its name,
+// labels and secret access key. It is reserved: no object has it.
+const MarkerKey = ".sitekit-bucket"
 
 // Store is an opened storage root.
 type Store struct {
-	url   string
+	base  string // the root's URL without query or trailing slash, for endpoints
 	root  *blob.Bucket
 	dir   string   // for file:// storage, the local directory; else empty
 	known sync.Map // bucket names seen to exist, to spare a read per object write
+	locks keyLocks
+}
+
+// keyLocks serialises the reads, writes and deletes of one key in this
+// process: fileblob writes an object's attributes file, then renames its
+// content into place, so a delete between the two would leave the content
+// without its attributes, and a read could see the new attributes with
+// the old content.
+type keyLocks [64]sync.Mutex
+
+func (l *keyLocks) lock(key string) (unlock func()) {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(key))
+	m := &l[h.Sum32()%uint32(len(l))]
+	m.Lock()
+	return m.Unlock
 }
 
 // Open opens the storage root named by a URL: file:///abs/dir,
 // file://./dir (relative to the working directory) or mem://. A file://
-// directory is created if missing.
+// directory is created if missing. The URL's query may set fileblob's
+// options, but not its metadata one: objects keep their content type and
+// cache lifetime in fileblob's attribute files.
 func Open(ctx context.Context, rawURL string) (*Store, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -45,17 +66,25 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 	if u.Scheme == "file" {
 		if u.Host != "" && u.Host != "." {
 			// fileblob would ignore the host and write under /<path>.
-			return nil, fmt.Errorf("storageUrl %q: a file URL names a directory as file:///abs/dir, or file://./dir relative to the program; %q is not part of the path", rawURL, u.Host)
+			return nil, fmt.Errorf("storageUrl %q: a file URL names a directory as file:///abs/dir, or file://./dir relative to the program, with nothing between file:// and the path's first slash", rawURL)
 		}
 		q := u.Query()
+		if q.Has("metadata") {
+			return nil, fmt.Errorf("storageUrl %q: the metadata parameter is not supported: objects keep their content type in fileblob's attribute files", rawURL)
+		}
 		q.Set("create_dir", "true")
+		// Temp files beside their targets: a rename from TMPDIR fails
+		// when it is another filesystem.
+		q.Set("no_tmp_dir", "true")
 		u.RawQuery = q.Encode()
 	}
 	root, err := blob.OpenBucket(ctx, u.String())
 	if err != nil {
 		return nil, fmt.Errorf("storageUrl %q: %w", rawURL, err)
 	}
-	st := &Store{url: strings.TrimSuffix(rawURL, "/"), root: root}
+	base, _, _ := strings.Cut(rawURL, "#")
+	base, _, _ = strings.Cut(base, "?")
+	st := &Store{base: strings.TrimSuffix(base, "/"), root: root}
 	if u.Scheme == "file" {
 		st.dir = filepath.FromSlash(u.Host + u.Path) // host is "" or "."
 	}
@@ -65,9 +94,6 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 // Close releases the root.
 func (s *Store) Close() error { return s.root.Close() }
 
-// URL is the root's URL, as configured.
-func (s *Store) URL() string { return s.url }
-
 // BucketInfo is what a bucket's marker records.
 type BucketInfo struct {
 	Name      string            `json:"name"`
@@ -75,17 +101,21 @@ type BucketInfo struct {
 	AccessKey string            `json:"accessKey"`
 }
 
-// Endpoint is the base address of a bucket's objects.
-func (s *Store) Endpoint(bucket string) string { return s.url + "/" + bucket }
+// Endpoint is the base address of a bucket's objects: the root's URL
+// without its query, then the bucket's name.
+func (s *Store) Endpoint(bucket string) string { return s.base + "/" + bucket }
 
 // PutBucket creates or updates a bucket's marker.
 func (s *Store) PutBucket(ctx context.Context, info BucketInfo) error {
+	if err := CheckBucketName(info.Name); err != nil {
+		return err
+	}
 	data, err := json.Marshal(info)
 	if err != nil {
 		return err
 	}
-	if err := s.root.WriteAll(ctx, info.Name+"/"+markerKey, data, nil); err != nil {
-		return err
+	if err := s.write(ctx, info.Name+"/"+MarkerKey, data, nil); err != nil {
+		return fmt.Errorf("bucket %s: %w", info.Name, err)
 	}
 	s.known.Store(info.Name, true)
 	return nil
@@ -93,7 +123,11 @@ func (s *Store) PutBucket(ctx context.Context, info BucketInfo) error {
 
 // GetBucket reads a bucket's marker.
 func (s *Store) GetBucket(ctx context.Context, name string) (BucketInfo, error) {
-	data, err := s.root.ReadAll(ctx, name+"/"+markerKey)
+	if err := CheckBucketName(name); err != nil {
+		return BucketInfo{}, err
+	}
+	defer s.locks.lock(name + "/" + MarkerKey)()
+	data, err := s.root.ReadAll(ctx, name+"/"+MarkerKey)
 	if err != nil {
 		return BucketInfo{}, notFound(err)
 	}
@@ -107,12 +141,18 @@ func (s *Store) GetBucket(ctx context.Context, name string) (BucketInfo, error) 
 // DeleteBucket removes a bucket's marker. Objects left in it stay, so a
 // delete never destroys data the engine still tracks.
 func (s *Store) DeleteBucket(ctx context.Context, name string) error {
-	s.known.Delete(name)
-	if err := ignoreNotFound(s.root.Delete(ctx, name+"/"+markerKey)); err != nil {
+	// The name check keeps an imported ID such as ".." inside the store.
+	if err := CheckBucketName(name); err != nil {
 		return err
 	}
-	// Only a plain name: an imported ID such as ".." must not reach outside.
-	if s.dir != "" && name == filepath.Base(name) && name != "." && name != ".." {
+	s.known.Delete(name)
+	unlock := s.locks.lock(name + "/" + MarkerKey)
+	err := ignoreNotFound(s.root.Delete(ctx, name+"/"+MarkerKey))
+	unlock()
+	if err != nil {
+		return fmt.Errorf("bucket %s: %w", name, plainErr(err))
+	}
+	if s.dir != "" {
 		removeEmptyDirs(filepath.Join(s.dir, name))
 	}
 	return nil
@@ -147,11 +187,14 @@ func ETag(content string) string {
 }
 
 // PutObject writes an object. The write is atomic: a reader sees the old
-// content or the new, never a part (fileblob renames a finished temp file).
+// content or the new, never a part, and a failed write leaves the old one.
 func (s *Store) PutObject(ctx context.Context, o Object) error {
+	if err := checkObject(o.Bucket, o.Key); err != nil {
+		return err
+	}
 	if _, ok := s.known.Load(o.Bucket); !ok {
 		if _, err := s.GetBucket(ctx, o.Bucket); err != nil {
-			return fmt.Errorf("bucket %q: %w", o.Bucket, err)
+			return fmt.Errorf("bucket %s: %w", o.Bucket, err)
 		}
 		s.known.Store(o.Bucket, true)
 	}
@@ -159,11 +202,47 @@ func (s *Store) PutObject(ctx context.Context, o Object) error {
 	if o.CacheSeconds > 0 {
 		opts.CacheControl = fmt.Sprintf("max-age=%d", o.CacheSeconds)
 	}
-	return s.root.WriteAll(ctx, o.Bucket+"/"+o.Key, []byte(o.Content), opts)
+	if err := s.write(ctx, o.Bucket+"/"+o.Key, []byte(o.Content), opts); err != nil {
+		return fmt.Errorf("object %s/%s: %w", o.Bucket, o.Key, err)
+	}
+	return nil
+}
+
+// write writes data at key. fileblob writes a temp file beside the target
+// and renames it into place on Close; the write is aborted (the temp file
+// removed, the target untouched) if the writer's context ends before
+// Close. blob.WriteAll does not do that when a Write fails, so a disk
+// that fills part way would get its partial file renamed over the old
+// one.
+//
+// What fileblob writes in place is the object's small attributes file,
+// once the new content is complete; if only that fails, the object keeps
+// its old content.
+func (s *Store) write(ctx context.Context, key string, data []byte, opts *blob.WriterOptions) error {
+	if opts == nil {
+		opts = &blob.WriterOptions{ContentType: "application/json"}
+	}
+	defer s.locks.lock(key)()
+	wctx, abort := context.WithCancel(ctx)
+	defer abort()
+	w, err := s.root.NewWriter(wctx, key, opts)
+	if err != nil {
+		return plainErr(err)
+	}
+	if _, err := w.Write(data); err != nil {
+		abort()
+		_ = w.Close()
+		return plainErr(err)
+	}
+	return plainErr(w.Close())
 }
 
 // GetObject reads an object.
 func (s *Store) GetObject(ctx context.Context, bucket, key string) (Object, error) {
+	if err := checkObject(bucket, key); err != nil {
+		return Object{}, err
+	}
+	defer s.locks.lock(bucket + "/" + key)()
 	r, err := s.root.NewReader(ctx, bucket+"/"+key, nil)
 	if err != nil {
 		return Object{}, notFound(err)
@@ -171,7 +250,7 @@ func (s *Store) GetObject(ctx context.Context, bucket, key string) (Object, erro
 	defer r.Close()
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return Object{}, err
+		return Object{}, fmt.Errorf("object %s/%s: %w", bucket, key, plainErr(err))
 	}
 	attrs, err := s.root.Attributes(ctx, bucket+"/"+key)
 	if err != nil {
@@ -184,19 +263,41 @@ func (s *Store) GetObject(ctx context.Context, bucket, key string) (Object, erro
 
 // DeleteObject removes an object; a missing object is not an error.
 func (s *Store) DeleteObject(ctx context.Context, bucket, key string) error {
-	return ignoreNotFound(s.root.Delete(ctx, bucket+"/"+key))
+	if err := checkObject(bucket, key); err != nil {
+		return err
+	}
+	defer s.locks.lock(bucket + "/" + key)()
+	if err := ignoreNotFound(s.root.Delete(ctx, bucket+"/"+key)); err != nil {
+		return fmt.Errorf("object %s/%s: %w", bucket, key, plainErr(err))
+	}
+	return nil
 }
 
 func notFound(err error) error {
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		return ErrNotFound
 	}
-	return err
+	return plainErr(err)
 }
 
 func ignoreNotFound(err error) error {
 	if err != nil && gcerrors.Code(err) == gcerrors.NotFound {
 		return nil
+	}
+	return err
+}
+
+// plainErr keeps the cause of a file error (say, "no space left on
+// device") without its paths: they hold the storage directory, which a
+// secret storageUrl hides. Callers name the bucket and key instead.
+func plainErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return fmt.Errorf("%s: %w", le.Op, le.Err)
 	}
 	return err
 }

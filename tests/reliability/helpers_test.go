@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -102,7 +103,8 @@ func startPlugin(t *testing.T, bin, engineAddr string, env ...string) *pluginPro
 	if _, err := strconv.Atoi(port); err != nil {
 		t.Fatalf("plugin printed %q as its port; stderr:\n%s", port, p.stderr)
 	}
-	p.conn, err = grpc.NewClient("127.0.0.1:"+port, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	// The engine's channel options: messages up to 400 MiB.
+	p.conn, err = grpc.NewClient("127.0.0.1:"+port, grpc.WithTransportCredentials(insecure.NewCredentials()), rpcutil.GrpcChannelOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

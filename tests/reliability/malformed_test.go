@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -35,12 +36,14 @@ const (
 )
 
 // answer is what the provider said: an error (code, message, the
-// properties an InputPropertiesError names) or check failures.
+// properties an InputPropertiesError names) or check failures, and what
+// the test saw besides (note).
 type answer struct {
 	code     codes.Code
 	message  string
 	details  []string // "path: reason" of InputPropertiesError details
 	failures []*pulumirpc.CheckFailure
+	note     string
 }
 
 func answerOf(failures []*pulumirpc.CheckFailure, err error) answer {
@@ -87,6 +90,9 @@ func (a answer) repeated() string {
 
 // String renders the answer for the table.
 func (a answer) String() string {
+	if a.note != "" {
+		return a.bare().String() + "; " + a.note
+	}
 	if a.code == codes.OK {
 		if len(a.failures) == 0 {
 			return "accepted"
@@ -105,12 +111,46 @@ func (a answer) String() string {
 	return s
 }
 
+func (a answer) bare() answer {
+	a.note = ""
+	return a
+}
+
+func (a answer) accepted() bool { return a.code == codes.OK && len(a.failures) == 0 }
+
 type malformedCase struct {
 	rpc   string
 	what  string
 	input string // the bad part of the request, for the table
 	want  string // the property path or token the answer must name
-	send  func(ctx context.Context, t *testing.T, c pulumirpc.ResourceProviderClient, monitor string) answer
+	// For a request whose right answer is not a rejection naming want
+	// (want is empty): what it is, for the table, and the check.
+	expect string
+	ok     func(answer) bool
+	// hostDefect names the item of issue 32 a host defect makes this case
+	// fail on: it is not run, and the table says so, until the host's
+	// phase of the issue fixes it.
+	hostDefect string
+	send       sender
+}
+
+// sender sends one request of a malformedCase, to monitor's engine.
+type sender = func(ctx context.Context, t *testing.T, c pulumirpc.ResourceProviderClient, monitor string) answer
+
+// expected says what a right answer is, for the table.
+func (tc malformedCase) expected() string {
+	if tc.want != "" {
+		return "names `" + tc.want + "`"
+	}
+	return tc.expect
+}
+
+// judge reports whether the answer is right.
+func (tc malformedCase) judge(a answer) bool {
+	if tc.ok != nil {
+		return tc.ok(a)
+	}
+	return a.names(tc.want)
 }
 
 func ref(urn string, extra ...string) map[string]any {
@@ -216,151 +256,181 @@ func with(base map[string]any, kv ...any) map[string]any {
 func malformedCases() []malformedCase {
 	site := map[string]any{"indexContent": "hi"}
 	self := map[string]any{"__self__": ref(siteURN)}
-	return []malformedCase{
-		{"Construct", "wrong input type", "Site `indexContent: 42`", "indexContent",
-			construct("sitekit:index:Site", map[string]any{"indexContent": 42})},
-		{"Construct", "missing required input", "Site `{}`", "indexContent",
-			construct("sitekit:index:Site", map[string]any{})},
-		{"Construct", "wrong element type", "Site `pages: {\"a.html\": true}`", `pages["a.html"]`,
-			construct("sitekit:index:Site", with(site, "pages", map[string]any{"a.html": true}))},
-		{"Construct", "page name that leaves the page set", "Site `pages: {\"../x.html\": \"x\"}`", `pages["../x.html"]`,
-			construct("sitekit:index:Site", with(site, "pages", map[string]any{"../x.html": "x"}))},
-		{"Construct", "unknown input", "Site `colour: \"red\"`", "colour",
-			construct("sitekit:index:Site", with(site, "colour", "red"))},
-		{"Construct", "unknown component token", "type `sitekit:index:Nope`", "sitekit:index:Nope",
-			construct("sitekit:index:Nope", site)},
-		{"Construct", "malformed resource reference", "Mirror `source`: a reference without a URN", "source",
-			construct("sitekit:index:Mirror", map[string]any{"source": ref("", "id", "x")})},
-		{"Construct", "resource reference to an invalid URN", "Mirror `source`: a reference to `not-a-urn`", "source",
-			construct("sitekit:index:Mirror", map[string]any{"source": ref("not-a-urn")})},
-		{"Construct", "reference to the wrong resource type", "Mirror `source`: a reference to a Bucket", "source",
-			construct("sitekit:index:Mirror", map[string]any{"source": ref(bucketURN, "id", "b")})},
-		{"Construct", "unknown special-value signature", "Site `indexContent`: an object with an unknown signature", "indexContent",
-			construct("sitekit:index:Site", map[string]any{"indexContent": map[string]any{sigKey: "0000"}})},
+	return append([]malformedCase{
+		{rpc: "Construct", what: "wrong input type", input: "Site `indexContent: 42`", want: "indexContent",
+			send: construct("sitekit:index:Site", map[string]any{"indexContent": 42})},
+		{rpc: "Construct", what: "missing required input", input: "Site `{}`", want: "indexContent",
+			send: construct("sitekit:index:Site", map[string]any{})},
+		{rpc: "Construct", what: "wrong element type", input: "Site `pages: {\"a.html\": true}`", want: `pages["a.html"]`,
+			send: construct("sitekit:index:Site", with(site, "pages", map[string]any{"a.html": true}))},
+		{rpc: "Construct", what: "page name that leaves the page set", input: "Site `pages: {\"../x.html\": \"x\"}`", want: `pages["../x.html"]`,
+			send: construct("sitekit:index:Site", with(site, "pages", map[string]any{"../x.html": "x"}))},
+		{rpc: "Construct", what: "unknown input", input: "Site `colour: \"red\"`", want: "colour",
+			send: construct("sitekit:index:Site", with(site, "colour", "red"))},
+		{rpc: "Construct", what: "unknown component token", input: "type `sitekit:index:Nope`", want: "sitekit:index:Nope",
+			send: construct("sitekit:index:Nope", site)},
+		{rpc: "Construct", what: "malformed resource reference", input: "Mirror `source`: a reference without a URN", want: "source",
+			send: construct("sitekit:index:Mirror", map[string]any{"source": ref("", "id", "x")})},
+		{rpc: "Construct", what: "resource reference to an invalid URN", input: "Mirror `source`: a reference to `not-a-urn`", want: "source",
+			send: construct("sitekit:index:Mirror", map[string]any{"source": ref("not-a-urn")})},
+		{rpc: "Construct", what: "reference to the wrong resource type", input: "Mirror `source`: a reference to a Bucket", want: "source",
+			send: construct("sitekit:index:Mirror", map[string]any{"source": ref(bucketURN, "id", "b")})},
+		{rpc: "Construct", what: "unknown special-value signature", input: "Site `indexContent`: an object with an unknown signature", want: "indexContent",
+			send: construct("sitekit:index:Site", map[string]any{"indexContent": map[string]any{sigKey: "0000"}})},
 
-		{"Call", "unknown method token", "`sitekit:index:Site/nope`", "sitekit:index:Site/nope",
-			call("sitekit:index:Site/nope", self)},
-		{"Call", "bad method argument type", "pageUrl `page: 3`", "page",
-			call("sitekit:index:Site/pageUrl", with(self, "page", 3))},
-		{"Call", "missing method argument", "pageUrl without `page`", "page",
-			call("sitekit:index:Site/pageUrl", self)},
-		{"Call", "unknown method argument", "pageUrl `colour: \"red\"`", "colour",
-			call("sitekit:index:Site/pageUrl", with(self, "page", "a.html", "colour", "red"))},
-		{"Call", "argument the method rejects", "addPage `name: \"a/b\"`", "name",
-			call("sitekit:index:Site/addPage", with(self, "name", "a/b", "content", "x"))},
-		{"Call", "missing `__self__`", "pageUrl without `__self__`", "__self__",
-			call("sitekit:index:Site/pageUrl", map[string]any{"page": "a.html"})},
-		{"Call", "malformed `__self__` reference", "`__self__`: a reference without a URN", "__self__",
-			call("sitekit:index:Site/pageUrl", map[string]any{"__self__": ref(""), "page": "a.html"})},
-		{"Call", "`__self__` not a reference", "`__self__: 42`", "__self__",
-			call("sitekit:index:Site/pageUrl", map[string]any{"__self__": 42, "page": "a.html"})},
-		{"Call", "`__self__` reference to an invalid URN", "`__self__`: a reference to `not-a-urn`", "__self__",
-			call("sitekit:index:Site/pageUrl", map[string]any{"__self__": ref("not-a-urn"), "page": "a.html"})},
-		{"Call", "`__self__` of the wrong resource type", "pageUrl on the site's Bucket", "__self__",
-			call("sitekit:index:Site/pageUrl", map[string]any{"__self__": ref(siteBucketURN, "id", "www-bucket-0000"), "page": "a.html"})},
-		{"Call", "`__self__` never registered", "pageUrl on an unregistered Site", "__self__",
-			call("sitekit:index:Site/pageUrl", map[string]any{"__self__": ref("urn:pulumi:dev::proj::sitekit:index:Site::ghost"), "page": "a.html"})},
+		{rpc: "Call", what: "unknown method token", input: "`sitekit:index:Site/nope`", want: "sitekit:index:Site/nope",
+			send: call("sitekit:index:Site/nope", self)},
+		{rpc: "Call", what: "bad method argument type", input: "pageUrl `page: 3`", want: "page",
+			send: call("sitekit:index:Site/pageUrl", with(self, "page", 3))},
+		{rpc: "Call", what: "missing method argument", input: "pageUrl without `page`", want: "page",
+			send: call("sitekit:index:Site/pageUrl", self)},
+		{rpc: "Call", what: "unknown method argument", input: "pageUrl `colour: \"red\"`", want: "colour",
+			send: call("sitekit:index:Site/pageUrl", with(self, "page", "a.html", "colour", "red"))},
+		{rpc: "Call", what: "argument the method rejects", input: "addPage `name: \"a/b\"`", want: "name",
+			send: call("sitekit:index:Site/addPage", with(self, "name", "a/b", "content", "x"))},
+		{rpc: "Call", what: "missing `__self__`", input: "pageUrl without `__self__`", want: "__self__",
+			send: call("sitekit:index:Site/pageUrl", map[string]any{"page": "a.html"})},
+		{rpc: "Call", what: "malformed `__self__` reference", input: "`__self__`: a reference without a URN", want: "__self__",
+			send: call("sitekit:index:Site/pageUrl", map[string]any{"__self__": ref(""), "page": "a.html"})},
+		{rpc: "Call", what: "`__self__` not a reference", input: "`__self__: 42`", want: "__self__",
+			send: call("sitekit:index:Site/pageUrl", map[string]any{"__self__": 42, "page": "a.html"})},
+		{rpc: "Call", what: "`__self__` reference to an invalid URN", input: "`__self__`: a reference to `not-a-urn`", want: "__self__",
+			send: call("sitekit:index:Site/pageUrl", map[string]any{"__self__": ref("not-a-urn"), "page": "a.html"})},
+		{rpc: "Call", what: "`__self__` of the wrong resource type", input: "pageUrl on the site's Bucket", want: "__self__",
+			send: call("sitekit:index:Site/pageUrl", map[string]any{"__self__": ref(siteBucketURN, "id", "www-bucket-0000"), "page": "a.html"})},
+		{rpc: "Call", what: "`__self__` never registered", input: "pageUrl on an unregistered Site", want: "__self__",
+			send: call("sitekit:index:Site/pageUrl", map[string]any{"__self__": ref("urn:pulumi:dev::proj::sitekit:index:Site::ghost"), "page": "a.html"})},
 
-		{"Invoke", "unknown function token", "`sitekit:index:nope`", "sitekit:index:nope",
-			invoke("sitekit:index:nope", resource.PropertyMap{})},
-		{"Invoke", "unknown (computed) argument", "getObject `key`: unknown", "key",
-			invoke("sitekit:index:getObject", resource.PropertyMap{"bucket": resource.NewProperty("b"), "key": unknown})},
-		{"Invoke", "unknown argument name", "getObject `colour: \"red\"`", "colour",
-			invoke("sitekit:index:getObject", resource.PropertyMap{"bucket": resource.NewProperty("b"), "key": resource.NewProperty("k"), "colour": resource.NewProperty("red")})},
-		{"Invoke", "wrong argument type", "getObject `bucket: 1`", "bucket",
-			invoke("sitekit:index:getObject", resource.PropertyMap{"bucket": resource.NewProperty(1.0), "key": resource.NewProperty("k")})},
-		{"Invoke", "missing argument", "getObject without `key`", "key",
-			invoke("sitekit:index:getObject", resource.PropertyMap{"bucket": resource.NewProperty("b")})},
-		{"Invoke", "unknown special-value signature", "getObject `key`: an object with an unknown signature", "key",
-			invokeRaw("sitekit:index:getObject", map[string]any{"bucket": "b", "key": map[string]any{sigKey: "0000"}})},
+		{rpc: "Invoke", what: "unknown function token", input: "`sitekit:index:nope`", want: "sitekit:index:nope",
+			send: invoke("sitekit:index:nope", resource.PropertyMap{})},
+		{rpc: "Invoke", what: "unknown (computed) argument", input: "getObject `key`: unknown", want: "key",
+			send: invoke("sitekit:index:getObject", resource.PropertyMap{"bucket": resource.NewProperty("b"), "key": unknown})},
+		{rpc: "Invoke", what: "unknown argument name", input: "getObject `colour: \"red\"`", want: "colour",
+			send: invoke("sitekit:index:getObject", resource.PropertyMap{"bucket": resource.NewProperty("b"), "key": resource.NewProperty("k"), "colour": resource.NewProperty("red")})},
+		{rpc: "Invoke", what: "wrong argument type", input: "getObject `bucket: 1`", want: "bucket",
+			send: invoke("sitekit:index:getObject", resource.PropertyMap{"bucket": resource.NewProperty(1.0), "key": resource.NewProperty("k")})},
+		{rpc: "Invoke", what: "missing argument", input: "getObject without `key`", want: "key",
+			send: invoke("sitekit:index:getObject", resource.PropertyMap{"bucket": resource.NewProperty("b")})},
+		{rpc: "Invoke", what: "unknown special-value signature", input: "getObject `key`: an object with an unknown signature", want: "key",
+			send: invokeRaw("sitekit:index:getObject", map[string]any{"bucket": "b", "key": map[string]any{sigKey: "0000"}})},
 
-		{"Check", "unknown resource token", "type `sitekit:index:Nope`", "sitekit:index:Nope",
-			check("urn:pulumi:dev::proj::sitekit:index:Nope::n", validObject)},
-		{"Check", "unknown enum value", "BucketObject `contentType: \"text/xml\"`", "contentType",
-			check(objectURN, with(validObject, "contentType", "text/xml"))},
-		{"Check", "integer above the maximum", "BucketObject `cacheSeconds: 31536001`", "cacheSeconds",
-			check(objectURN, with(validObject, "cacheSeconds", 31536001))},
-		{"Check", "integer below the minimum", "BucketObject `cacheSeconds: -1`", "cacheSeconds",
-			check(objectURN, with(validObject, "cacheSeconds", -1))},
-		{"Check", "fraction for an integer", "BucketObject `cacheSeconds: 1.5`", "cacheSeconds",
-			check(objectURN, with(validObject, "cacheSeconds", 1.5))},
-		{"Check", "wrong input type", "BucketObject `content: 42`", "content",
-			check(objectURN, with(validObject, "content", 42))},
-		{"Check", "missing required input", "BucketObject without `key`", "key",
-			check(objectURN, with(validObject, "key", nil))},
-		{"Check", "wrong map element type", "Bucket `labels: {\"a\": 1}`", `labels["a"]`,
-			check(bucketURN, map[string]any{"labels": map[string]any{"a": 1}})},
-		{"Check", "unknown special-value signature", "BucketObject `content`: an object with an unknown signature", "content",
-			check(objectURN, with(validObject, "content", map[string]any{sigKey: "0000"}))},
+		{rpc: "Check", what: "unknown resource token", input: "type `sitekit:index:Nope`", want: "sitekit:index:Nope",
+			send: check("urn:pulumi:dev::proj::sitekit:index:Nope::n", validObject)},
+		{rpc: "Check", what: "unknown enum value", input: "BucketObject `contentType: \"text/xml\"`", want: "contentType",
+			send: check(objectURN, with(validObject, "contentType", "text/xml"))},
+		{rpc: "Check", what: "integer above the maximum", input: "BucketObject `cacheSeconds: 31536001`", want: "cacheSeconds",
+			send: check(objectURN, with(validObject, "cacheSeconds", 31536001))},
+		{rpc: "Check", what: "integer below the minimum", input: "BucketObject `cacheSeconds: -1`", want: "cacheSeconds",
+			send: check(objectURN, with(validObject, "cacheSeconds", -1))},
+		{rpc: "Check", what: "fraction for an integer", input: "BucketObject `cacheSeconds: 1.5`", want: "cacheSeconds",
+			send: check(objectURN, with(validObject, "cacheSeconds", 1.5))},
+		{rpc: "Check", what: "wrong input type", input: "BucketObject `content: 42`", want: "content",
+			send: check(objectURN, with(validObject, "content", 42))},
+		{rpc: "Check", what: "missing required input", input: "BucketObject without `key`", want: "key",
+			send: check(objectURN, with(validObject, "key", nil))},
+		{rpc: "Check", what: "wrong map element type", input: "Bucket `labels: {\"a\": 1}`", want: `labels["a"]`,
+			send: check(bucketURN, map[string]any{"labels": map[string]any{"a": 1}})},
+		{rpc: "Check", what: "unknown special-value signature", input: "BucketObject `content`: an object with an unknown signature", want: "content",
+			send: check(objectURN, with(validObject, "content", map[string]any{sigKey: "0000"}))},
 
-		{"CheckConfig", "wrong config type", "`storageUrl: 42`", "storageUrl",
-			checkConfig(map[string]any{"storageUrl": 42})},
-		{"CheckConfig", "wrong config type (secret variable)", "`accessToken: true`", "accessToken",
-			checkConfig(map[string]any{"accessToken": true})},
-		{"CheckConfig", "unknown config key", "`colour: \"red\"`", "colour",
-			checkConfig(map[string]any{"colour": "red"})},
-		{"CheckConfig", "malformed config value", "`storageUrl`: an object with an unknown signature", "storageUrl",
-			checkConfig(map[string]any{"storageUrl": map[string]any{sigKey: "0000"}})},
-		{"Configure", "malformed storage URL", "`storageUrl: \"::nope\"`", "storageUrl",
-			configure(map[string]any{"storageUrl": "::nope"})},
-		{"Configure", "unsupported storage scheme", "`storageUrl: \"s4://b\"`", "storageUrl",
-			configure(map[string]any{"storageUrl": "s4://b"})},
-		{"Configure", "wrong config type", "`storageUrl: 42`", "storageUrl",
-			configure(map[string]any{"storageUrl": 42})},
-	}
+		{rpc: "CheckConfig", what: "wrong config type", input: "`storageUrl: 42`", want: "storageUrl",
+			send: checkConfig(map[string]any{"storageUrl": 42})},
+		{rpc: "CheckConfig", what: "wrong config type (secret variable)", input: "`accessToken: true`", want: "accessToken",
+			send: checkConfig(map[string]any{"accessToken": true})},
+		{rpc: "CheckConfig", what: "unknown config key", input: "`colour: \"red\"`", want: "colour",
+			send: checkConfig(map[string]any{"colour": "red"})},
+		{rpc: "CheckConfig", what: "malformed config value", input: "`storageUrl`: an object with an unknown signature", want: "storageUrl",
+			send: checkConfig(map[string]any{"storageUrl": map[string]any{sigKey: "0000"}})},
+		{rpc: "Configure", what: "malformed storage URL", input: "`storageUrl: \"::nope\"`", want: "storageUrl",
+			send: configure(map[string]any{"storageUrl": "::nope"})},
+		{rpc: "Configure", what: "unsupported storage scheme", input: "`storageUrl: \"s4://b\"`", want: "storageUrl",
+			send: configure(map[string]any{"storageUrl": "s4://b"})},
+		{rpc: "Configure", what: "wrong config type", input: "`storageUrl: 42`", want: "storageUrl",
+			send: configure(map[string]any{"storageUrl": 42})},
+	}, attackCases()...)
 }
 
-// Every malformed request gets a clear error or check failure naming the
-// property or token at fault; docs/reliability.md lists them all.
+// Every malformed or hostile request gets the answer its row expects:
+// mostly a clear error or check failure naming the property or token at
+// fault; the plugin then stops cleanly. docs/reliability.md lists them all.
 func TestMalformedInputs(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
-	mon := hosttest.Start(t, hosttest.WithRegisterHook(fakeSitekit))
 	ctx := context.Background()
-	// The Site the Call cases are called on.
-	first := startPlugin(t, pluginBin, mon.Addr())
-	first.configure(t, map[string]any{"storageUrl": "mem://"})
-	if _, err := first.client.Construct(ctx, &pulumirpc.ConstructRequest{
-		Project: project, Stack: stack, MonitorEndpoint: mon.Addr(),
-		Type: "sitekit:index:Site", Name: "www", Parent: stackURN, Inputs: rawStruct(t, map[string]any{"indexContent": "hi"}),
-	}); err != nil {
-		t.Fatalf("constructing the site: %v", err)
-	}
-	var rows []string
-	for _, tc := range malformedCases() {
-		// A fresh plugin per request: a Configure case must not change
-		// what the next case sees.
-		proc := startPlugin(t, pluginBin, mon.Addr())
-		proc.configure(t, map[string]any{"storageUrl": "mem://"})
-		a := tc.send(ctx, t, proc.client, mon.Addr())
-		ok := a.names(tc.want)
-		if !ok {
-			t.Errorf("%s, %s (%s): the answer does not clearly name %s: %s", tc.rpc, tc.what, tc.input, tc.want, a)
+	cases := malformedCases()
+	rows := make([]string, len(cases))
+	t.Run("case", func(t *testing.T) {
+		for i, tc := range cases {
+			if tc.hostDefect != "" && os.Getenv(envHostDefects) != "1" {
+				t.Logf("%s, %s (%s): skipped until the host's phase of issue 32: %s", tc.rpc, tc.what, tc.input, tc.hostDefect)
+				rows[i] = tableRow(tc, "not run: "+tc.hostDefect, "skipped")
+				continue
+			}
+			t.Run(tc.rpc+" "+tc.what, func(t *testing.T) {
+				t.Parallel() // some wait on purpose, for a monitor that never answers
+				rows[i] = runMalformed(ctx, t, tc)
+			})
 		}
-		if d := a.repeated(); d != "" {
-			t.Errorf("%s, %s (%s): the message repeats the detail %q: %s", tc.rpc, tc.what, tc.input, d, a)
-		}
-		proc.stop()
-		if exited := exitCode(proc.err); exited != "exit 0" {
-			t.Errorf("%s, %s: the plugin ended with %s afterwards\n%s", tc.rpc, tc.what, exited, proc.stderr)
-		}
-		verdict := "yes"
-		if !ok {
-			verdict = "**no**"
-		}
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | `%s` | %s | %s |",
-			tc.rpc, tc.what, tc.input, tc.want, cell(a.String()), verdict))
-	}
+	})
 	table := strings.Join(append([]string{
-		"| RPC | what is wrong | request | must name | answer | names it |",
+		"| RPC | what is wrong | request | expected | answer | as expected |",
 		"|---|---|---|---|---|---|",
 	}, rows...), "\n")
 	checkDoc(t, table)
 }
 
+// envHostDefects set to 1 runs the cases marked with a host defect too,
+// to see which a change to the host made pass.
+const envHostDefects = "RELIABILITY_HOST_DEFECTS"
+
+// runMalformed sends one case to a fresh plugin and engine (a Configure
+// case must not change what the next case sees, nor a Construct register
+// what the next one does) and returns its table row.
+func runMalformed(ctx context.Context, t *testing.T, tc malformedCase) string {
+	mon := hosttest.Start(t, hosttest.WithRegisterHook(fakeSitekit))
+	proc := startPlugin(t, pluginBin, mon.Addr())
+	proc.configure(t, map[string]any{"storageUrl": "mem://"})
+	// The Site the Call cases are called on.
+	if _, err := proc.client.Construct(ctx, &pulumirpc.ConstructRequest{
+		Project: project, Stack: stack, MonitorEndpoint: mon.Addr(),
+		Type: "sitekit:index:Site", Name: "www", Parent: stackURN, Inputs: rawStruct(t, map[string]any{"indexContent": "hi"}),
+	}); err != nil {
+		t.Fatalf("constructing the site: %v", err)
+	}
+	a := tc.send(ctx, t, proc.client, mon.Addr())
+	ok := tc.judge(a)
+	if !ok {
+		t.Errorf("%s, %s (%s): the answer is not %s: %s", tc.rpc, tc.what, tc.input, tc.expected(), a)
+	}
+	if d := a.repeated(); d != "" {
+		t.Errorf("%s, %s (%s): the message repeats the detail %q: %s", tc.rpc, tc.what, tc.input, d, a)
+	}
+	proc.stop()
+	if exited := exitCode(proc.err); exited != "exit 0" {
+		t.Errorf("%s, %s: the plugin ended with %s afterwards\n%s", tc.rpc, tc.what, exited, proc.stderr)
+	}
+	verdict := "yes"
+	if !ok {
+		verdict = "**no**"
+	}
+	return tableRow(tc, a.String(), verdict)
+}
+
+func tableRow(tc malformedCase, answer, verdict string) string {
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s |", tc.rpc, tc.what, tc.input, tc.expected(), cell(answer), verdict)
+}
+
+// cell makes text one table cell: no pipes or line breaks, and none of
+// what changes from run to run: a local port, and the no-break space
+// protobuf's errors put after "proto:" at random, so that no one depends
+// on their text.
 func cell(s string) string {
+	s = localPort.ReplaceAllString(s, "127.0.0.1:<port>")
+	s = strings.ReplaceAll(s, "proto:\u00a0", "proto: ")
 	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
 }
+
+var localPort = regexp.MustCompile(`127\.0\.0\.1:[0-9]+`)
 
 // checkDoc compares the table in docs/reliability.md with table, or with
 // -update rewrites it.
