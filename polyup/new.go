@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 
@@ -52,12 +51,8 @@ func runNew(args []string, stdout, stderr io.Writer) error {
 	if err := starter.Create(dir, o); err != nil {
 		return err
 	}
-	for _, args := range [][]string{{"mod", "tidy"}, {"generate", "./..."}} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir, cmd.Stdout, cmd.Stderr = dir, stderr, stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%s: go %s: %w", dir, args[0], err)
-		}
+	if err := starter.Finish(dir, stderr); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "Created the %s package in %s; see %s.\n", pkg, dir, filepath.Join(dir, "README.md"))
 	return nil
