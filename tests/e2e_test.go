@@ -1,7 +1,9 @@
 package tests
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,6 +75,20 @@ func TestScripts(t *testing.T) {
 	}
 	// A build whose storage fails on demand (SITEKIT_FAULT), for fault scripts.
 	faulty := buildPlugin(t, t.TempDir(), "-tags", "faultinject")
+	// The PATH of whoever runs the tests, without the folder of the
+	// programs TestMain registers (polyup among them), for scripts that
+	// type what a user types.
+	registered, err := exec.LookPath("polyup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var user []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if d != filepath.Dir(registered) {
+			user = append(user, d)
+		}
+	}
+	userPath := strings.Join(user, string(os.PathListSeparator))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata",
 		RequireExplicitExec: true,
@@ -93,6 +109,7 @@ func TestScripts(t *testing.T) {
 				env.Setenv("GODIR", filepath.Dir(gobin)) // for scripts that set a PATH of their own
 			}
 			env.Setenv("REPO", repo)
+			env.Setenv("USERPATH", userPath)
 			env.Setenv("SDK", sdk)
 			if err := realCLIEnv(env); err != nil {
 				return err
@@ -112,6 +129,7 @@ func TestScripts(t *testing.T) {
 			"cpdir":     cmdCpdir,
 			"noleak":    cmdNoleak,
 			"opsdiff":   cmdOpsdiff,
+			"cprepo":    cmdCprepo,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -123,6 +141,44 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// cmdCprepo copies this repository, the files git tracks or would track as
+// they stand in the working tree, to DST: scripts that type the README's
+// commands run there, so that nothing they build or write lands in the
+// checkout.
+func cmdCprepo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: cprepo DST")
+	}
+	repo, err := filepath.Abs("..")
+	ts.Check(err)
+	ls := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	ls.Dir = repo
+	out, err := ls.Output()
+	if err != nil {
+		ts.Fatalf("cprepo: git ls-files in %s: %v", repo, err)
+	}
+	dst := ts.MkAbs(args[0])
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		src := filepath.Join(repo, name)
+		info, err := os.Lstat(src)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted, not yet committed
+		}
+		ts.Check(err)
+		target := filepath.Join(dst, name)
+		ts.Check(os.MkdirAll(filepath.Dir(target), 0o755))
+		if info.Mode()&fs.ModeSymlink != 0 {
+			link, err := os.Readlink(src)
+			ts.Check(err)
+			ts.Check(os.Symlink(link, target))
+			continue
+		}
+		data, err := os.ReadFile(src)
+		ts.Check(err)
+		ts.Check(os.WriteFile(target, data, info.Mode().Perm()))
+	}
 }
 
 func envOr(k, def string) string {
