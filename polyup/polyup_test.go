@@ -2,6 +2,8 @@ package polyup
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -69,5 +71,25 @@ func TestStackConfigSecure(t *testing.T) {
 	if code := Main([]string{"-secret", "sitekit:token=t", "preview", dir}, &stdout, &stderr); code != 1 ||
 		!strings.Contains(stderr.String(), `config "proj:news" is encrypted`) || !strings.Contains(stderr.String(), path) {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// Before the first update a stack has no resources; ReadState, given a
+// file, wants it to exist.
+func TestResourcesBeforeUp(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte("name: p\nruntime: go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs, err := s.Resources(); len(rs) != 0 || err != nil {
+		t.Errorf("Resources() = %v, %v before the first up, want none", rs, err)
+	}
+	if _, err := ReadState(filepath.Join(dir, ".polyup", "dev.json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadState of a missing file: %v, want fs.ErrNotExist", err)
 	}
 }
