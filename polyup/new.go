@@ -15,9 +15,11 @@ const newUsage = `usage: polyup new [flags] <pkg> [dir]
 
 Creates a Pulumi package module in dir (default ./<pkg>): a component with a
 child custom resource and a method, the provider plugin, the schema written
-from the Go types by go generate, unit tests, and a TypeScript example with
-a Go test that runs it on the embedded engine. Then runs go mod tidy and go
-generate there. Its README.md says what to do next.
+from the Go types by go generate, unit tests, a TypeScript example with a Go
+test that runs it on the embedded engine, and an end-to-end testscript
+(testdata/example.txtar) that runs a Go program on the embedded engine and
+under the pulumi CLI. Then runs go mod tidy and go generate there. Its
+README.md says what to do next.
 
 Flags:
 `

@@ -36,7 +36,8 @@ func TestCreateRenders(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"go.mod", "hello.go", "hello_test.go", "example_test.go", ".gitignore",
-		"cmd/pulumi-resource-hello/main.go", "cmd/gen-schema/main.go", "example/index.ts"} {
+		"cmd/pulumi-resource-hello/main.go", "cmd/gen-schema/main.go", "example/index.ts",
+		"scripts_test.go", "testdata/example.txtar"} {
 		data, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
