@@ -1,9 +1,9 @@
 // Package starter writes a new package module: a component with a child
 // custom resource and a method, the plugin, the schema generator, unit
 // tests, a TypeScript example with a Go test that runs it, and an
-// end-to-end script on package polytest. The files
-// are the templates in template/, with PKG in paths and [[.Pkg]],
-// [[.Module]] in contents replaced.
+// end-to-end script on package polytest. The files are the templates in
+// template/, with PKG in paths and [[.Pkg]], [[.Module]] in contents
+// replaced.
 package starter
 
 import (
