@@ -8,6 +8,10 @@
 //	res, err := stack.Up(ctx)            // res.Steps, res.Outputs
 //	resources, err := stack.Resources()  // the state, secrets decrypted
 //
+// [ReadState] reads the same from any state file, the real CLI's `pulumi
+// stack export --show-secrets` too. Package polytest runs testscript
+// scripts on this engine and the real CLI.
+//
 // The program runs as its Pulumi language host would start it: a Go
 // program is built with go build, a TypeScript or JavaScript one runs on
 // the @pulumi/pulumi in its node_modules (npm install first), a Python one

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 
@@ -16,9 +15,11 @@ const newUsage = `usage: polyup new [flags] <pkg> [dir]
 
 Creates a Pulumi package module in dir (default ./<pkg>): a component with a
 child custom resource and a method, the provider plugin, the schema written
-from the Go types by go generate, unit tests, and a TypeScript example with
-a Go test that runs it on the embedded engine. Then runs go mod tidy and go
-generate there. Its README.md says what to do next.
+from the Go types by go generate, unit tests, a TypeScript example with a Go
+test that runs it on the embedded engine, and an end-to-end testscript
+(testdata/example.txtar) that runs a Go program on the embedded engine and
+under the pulumi CLI. Then runs go mod tidy and go generate there. Its
+README.md says what to do next.
 
 Flags:
 `
@@ -52,12 +53,8 @@ func runNew(args []string, stdout, stderr io.Writer) error {
 	if err := starter.Create(dir, o); err != nil {
 		return err
 	}
-	for _, args := range [][]string{{"mod", "tidy"}, {"generate", "./..."}} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir, cmd.Stdout, cmd.Stderr = dir, stderr, stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%s: go %s: %w", dir, args[0], err)
-		}
+	if err := starter.Finish(dir, stderr); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "Created the %s package in %s; see %s.\n", pkg, dir, filepath.Join(dir, "README.md"))
 	return nil

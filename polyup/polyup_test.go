@@ -2,6 +2,8 @@ package polyup
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -110,5 +112,25 @@ func TestCompatCommand(t *testing.T) {
 		if code != tc.code || !strings.Contains(stdout.String(), tc.stdout) || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("polyup %q: exit %d\nstdout %s\nstderr %q\nwant exit %d, %q and %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.stdout, tc.want)
 		}
+	}
+}
+
+// Before the first update a stack has no resources; ReadState, given a
+// file, wants it to exist.
+func TestResourcesBeforeUp(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte("name: p\nruntime: go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs, err := s.Resources(); len(rs) != 0 || err != nil {
+		t.Errorf("Resources() = %v, %v before the first up, want none", rs, err)
+	}
+	if _, err := ReadState(filepath.Join(dir, ".polyup", "dev.json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadState of a missing file: %v, want fs.ErrNotExist", err)
 	}
 }

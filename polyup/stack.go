@@ -2,8 +2,10 @@ package polyup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -91,9 +93,6 @@ func New(dir string, opts Options) (*Stack, error) {
 	return s, err
 }
 
-// StateFile is where the stack's state is kept.
-func (s *Stack) StateFile() string { return s.state }
-
 // Preview runs the program without changing anything.
 func (s *Stack) Preview(ctx context.Context) (*Result, error) {
 	prog, err := runner.ForDir(s.dir)
@@ -127,9 +126,24 @@ func (s *Stack) Destroy(ctx context.Context) (*Result, error) {
 }
 
 // Resources reads the stack's state, secrets decrypted, in state order
-// (dependencies first).
+// (dependencies first); before the first update, none.
 func (s *Stack) Resources() ([]Resource, error) {
-	rows, err := engine.LoadResources(s.state)
+	rs, err := ReadState(s.state)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return rs, err
+}
+
+// ReadState reads the resources of a stack's state, in state order
+// (dependencies first), from a state file of this package's (its secrets
+// decrypted with the key kept beside it) or from the real CLI's `pulumi
+// stack export --show-secrets --file FILE`.
+func ReadState(file string) ([]Resource, error) {
+	if _, err := os.Stat(file); err != nil {
+		return nil, err
+	}
+	rows, err := engine.LoadResources(file)
 	if err != nil {
 		return nil, err
 	}
@@ -137,12 +151,15 @@ func (s *Stack) Resources() ([]Resource, error) {
 	for _, r := range rows {
 		res := Resource{
 			URN: urn.URN(r.URN), Type: tokens.Type(r.Type), ID: resource.ID(r.ID), Parent: urn.URN(r.Parent),
-			Custom: r.Custom, Protect: r.Protect, RetainOnDelete: r.RetainOnDelete,
+			Custom: r.Custom, Protect: r.Protect, RetainOnDelete: r.RetainOnDelete, External: r.External,
+			Delete: r.Delete, PendingReplacement: r.PendingReplacement,
+			DeletedWith: urn.URN(r.DeletedWith), ImportID: resource.ID(r.ImportID),
+			InitErrors: r.InitErrors, HideDiff: r.HideDiff, CustomTimeouts: r.CustomTimeouts,
 			Dependencies: urns(r.Dependencies), Inputs: r.Inputs, Outputs: r.Outputs,
 		}
 		if r.Provider != "" {
 			if res.Provider, err = providers.ParseReference(r.Provider); err != nil {
-				return nil, fmt.Errorf("%s: %s: provider: %w", s.state, r.URN, err)
+				return nil, fmt.Errorf("%s: %s: provider: %w", file, r.URN, err)
 			}
 		}
 		for k, deps := range r.PropertyDependencies {
@@ -189,17 +206,6 @@ type Diagnostic struct {
 	Message  string
 }
 
-// Count returns how many steps have the operation op.
-func (r *Result) Count(op string) int {
-	n := 0
-	for _, s := range r.Steps {
-		if s.Op == op {
-			n++
-		}
-	}
-	return n
-}
-
 func newResult(res *engine.Result) *Result {
 	if res == nil {
 		return &Result{}
@@ -228,9 +234,22 @@ type Resource struct {
 	Provider                providers.Reference
 	Custom                  bool
 	Protect, RetainOnDelete bool
-	Dependencies            []urn.URN
-	PropertyDependencies    map[string][]urn.URN
-	Inputs, Outputs         property.Map
+	// External is a resource read (Read, get) rather than managed.
+	External bool
+	// Delete marks a resource waiting to be deleted (the old one of a
+	// replacement); PendingReplacement one deleted before its replacement
+	// is created.
+	Delete, PendingReplacement bool
+	DeletedWith                urn.URN
+	ImportID                   resource.ID
+	// InitErrors are the reasons a create or update failed part-way.
+	InitErrors []string
+	// HideDiff are property paths whose diffs the CLI hides.
+	HideDiff             []string
+	CustomTimeouts       resource.CustomTimeouts
+	Dependencies         []urn.URN
+	PropertyDependencies map[string][]urn.URN
+	Inputs, Outputs      property.Map
 }
 
 // BuildPlugin builds the provider plugin whose main package is in dir (a

@@ -1,8 +1,9 @@
 // Package starter writes a new package module: a component with a child
 // custom resource and a method, the plugin, the schema generator, unit
-// tests, and a TypeScript example with a Go test that runs it. The files
-// are the templates in template/, with PKG in paths and [[.Pkg]],
-// [[.Module]] in contents replaced.
+// tests, a TypeScript example with a Go test that runs it, and an
+// end-to-end script on package polytest. The files are the templates in
+// template/, with PKG in paths and [[.Pkg]], [[.Module]] in contents
+// replaced.
 package starter
 
 import (
@@ -10,8 +11,10 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -79,6 +82,20 @@ func Create(dir string, o Options) error {
 		}
 		return os.WriteFile(dst, out.Bytes(), 0o644)
 	})
+}
+
+// Finish runs go mod tidy and go generate ./... in the package Create
+// wrote, as polyup new does, with the caller's Go environment (its module
+// proxy among it); their output goes to log.
+func Finish(dir string, log io.Writer) error {
+	for _, args := range [][]string{{"mod", "tidy"}, {"generate", "./..."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = dir, log, log
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("%s: go %s: %w", dir, strings.Join(args, " "), err)
+		}
+	}
+	return nil
 }
 
 // goVersion is the go directive for go.mod: the Go that built this

@@ -1,4 +1,4 @@
-package tests
+package polytest
 
 import (
 	"cmp"
@@ -7,55 +7,63 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/polyhost/polyhost/internal/engine"
+	"github.com/polyhost/polyhost/polyup"
 )
 
-const stackdiffUsage = `usage: stackdiff EMBEDDED-STATE REAL-EXPORT [IGNORED-KEY...]`
+const stackdiffUsage = `usage: stackdiff EMBEDDED-STATE REAL-EXPORT [TYPE.KEY...]`
 
 // cmdStackdiff compares the stack the embedded engine wrote with a `pulumi
 // stack export --show-secrets` of the real CLI, after normalising what
 // differs between any two deployments (IDs, and so the random names and
-// provider IDs built from them). IGNORED-KEY names a property (TYPE.KEY)
-// whose value is random per create and compared only for being secret.
+// provider IDs built from them). TYPE.KEY names a property whose value is
+// random per create, compared only for being secret.
 func cmdStackdiff(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("%s", stackdiffUsage)
 	}
-	load := func(path string) map[string]string {
-		rs, err := engine.LoadResources(ts.MkAbs(path))
-		ts.Check(err)
-		if len(rs) == 0 {
-			ts.Fatalf("%s holds no resources", path)
+	load := func(file string) map[string]string {
+		s, err := loadStack(ts.MkAbs(file))
+		if err != nil {
+			ts.Fatalf("stackdiff: %s: %v", file, err)
 		}
-		return flattenStack(rs, args[2:])
+		if len(s.resources) == 0 {
+			ts.Fatalf("stackdiff: %s holds no resources", file)
+		}
+		return facts(s.resources, true, args[2:])
 	}
 	ours, real := load(args[0]), load(args[1])
-	var diffs []string
-	for _, k := range slices.Sorted(maps.Keys(mergeKeys(ours, real))) {
-		o, ok1 := ours[k]
-		r, ok2 := real[k]
-		switch {
-		case !ok1:
-			diffs = append(diffs, fmt.Sprintf("  %s: only the real engine has %s", k, r))
-		case !ok2:
-			diffs = append(diffs, fmt.Sprintf("  %s: only the embedded engine has %s", k, o))
-		case o != r:
-			diffs = append(diffs, fmt.Sprintf("  %s:\n    embedded: %s\n    real:     %s", k, o, r))
-		}
-	}
-	if len(diffs) > 0 {
-		ts.Fatalf("the engines built different stacks (%d differences):\n%s", len(diffs), strings.Join(diffs, "\n"))
+	if diffs := compare(ours, real, "the embedded engine", "the real engine"); len(diffs) > 0 {
+		ts.Fatalf("the engines built different stacks (%d differences):\n  %s", len(diffs), strings.Join(diffs, "\n  "))
 	}
 	ts.Logf("stackdiff: %d facts agree", len(ours))
 }
 
-func mergeKeys(a, b map[string]string) map[string]bool {
+// compare lists the facts that differ between a and b, named by where
+// they come from.
+func compare(a, b map[string]string, aName, bName string) []string {
+	var diffs []string
+	for _, k := range slices.Sorted(maps.Keys(union(a, b))) {
+		x, inA := a[k]
+		y, inB := b[k]
+		switch {
+		case !inA:
+			diffs = append(diffs, fmt.Sprintf("%s: only %s has %s", k, bName, y))
+		case !inB:
+			diffs = append(diffs, fmt.Sprintf("%s: only %s has %s", k, aName, x))
+		case x != y:
+			diffs = append(diffs, fmt.Sprintf("%s:\n    %s: %s\n    %s: %s", k, aName, x, bName, y))
+		}
+	}
+	return diffs
+}
+
+func union(a, b map[string]string) map[string]bool {
 	out := map[string]bool{}
 	for k := range a {
 		out[k] = true
@@ -66,14 +74,16 @@ func mergeKeys(a, b map[string]string) map[string]bool {
 	return out
 }
 
-// flattenStack turns a stack into "URN field" → value facts, with every
-// resource ID replaced by a placeholder naming its resource.
-func flattenStack(rs []engine.Resource, ignored []string) map[string]string {
+// facts turns a stack into "URN field" → value facts. With normalize,
+// every resource ID is replaced by a placeholder naming its resource, and
+// the properties named TYPE.KEY in random by a placeholder that keeps
+// only their secret marker.
+func facts(rs []polyup.Resource, normalize bool, random []string) map[string]string {
 	// Longest first, so an ID that contains another (bucket/key) is replaced whole.
 	ids := map[string]string{}
 	for _, r := range rs {
-		if r.ID != "" {
-			ids[r.ID] = "<id of " + shortURN(r.URN) + ">"
+		if r.ID != "" && normalize {
+			ids[string(r.ID)] = "<id of " + shortURN(r.URN) + ">"
 		}
 	}
 	order := slices.SortedFunc(maps.Keys(ids), func(a, b string) int {
@@ -85,31 +95,32 @@ func flattenStack(rs []engine.Resource, ignored []string) map[string]string {
 	}
 	norm := strings.NewReplacer(pairs...).Replace
 	skip := map[string]bool{}
-	for _, k := range ignored {
+	for _, k := range random {
 		skip[k] = true
 	}
 
-	facts := map[string]string{}
+	out := map[string]string{}
 	for _, r := range rs {
-		if r.Delete {
-			continue // pending deletes are a step's leftovers, not the stack
-		}
 		key := shortURN(r.URN) + " "
 		set := func(field, v string) {
 			if v != "" && v != "[]" && v != "false" {
-				facts[key+field] = norm(v)
+				out[key+field] = norm(v)
 			}
 		}
 		set("custom", strconv.FormatBool(r.Custom))
-		if r.ID != "" {
+		if r.ID != "" && normalize {
 			set("id", "<id>")
+		} else {
+			set("id", string(r.ID))
 		}
-		set("parent", r.Parent)
-		set("provider", r.Provider)
+		set("parent", string(r.Parent))
+		if r.Provider.URN() != "" {
+			set("provider", r.Provider.String())
+		}
 		set("protect", strconv.FormatBool(r.Protect))
 		set("retainOnDelete", strconv.FormatBool(r.RetainOnDelete))
-		set("deletedWith", r.DeletedWith)
-		set("importID", r.ImportID)
+		set("deletedWith", string(r.DeletedWith))
+		set("importID", string(r.ImportID))
 		set("external", strconv.FormatBool(r.External))
 		set("pendingReplacement", strconv.FormatBool(r.PendingReplacement))
 		set("initErrors", fmt.Sprintf("%q", r.InitErrors))
@@ -123,27 +134,35 @@ func flattenStack(rs []engine.Resource, ignored []string) map[string]string {
 		}
 		for field, m := range map[string]property.Map{"inputs": r.Inputs, "outputs": r.Outputs} {
 			for k, v := range m.All {
-				if skip[r.Type+"."+k] {
+				if skip[string(r.Type)+"."+k] && normalize {
 					v = property.New("<random>").WithSecret(v.Secret())
 				}
-				set(field+"."+k, renderValue(v))
+				set(field+"."+k, render(v))
 			}
 		}
 	}
-	return facts
+	return out
 }
 
-// shortURN drops the stack and project, which the two runs share.
-func shortURN(u string) string {
-	parts := strings.SplitN(u, "::", 3)
+// shortURN drops the stack and project, which two runs of a program share.
+func shortURN(u urn.URN) string {
+	parts := strings.SplitN(string(u), "::", 3)
 	if len(parts) == 3 {
 		return parts[2]
 	}
-	return u
+	return string(u)
 }
 
-// renderValue prints a value with its markers: secret(...), unknown, deps.
-func renderValue(v property.Value) string {
+func urnNames(us []urn.URN) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, u.Name())
+	}
+	return out
+}
+
+// render prints a value with its markers: secret(...), unknown.
+func render(v property.Value) string {
 	var s string
 	switch {
 	case v.IsComputed():
@@ -159,20 +178,19 @@ func renderValue(v property.Value) string {
 	case v.IsArray():
 		var parts []string
 		for _, e := range v.AsArray().All {
-			parts = append(parts, renderValue(e))
+			parts = append(parts, render(e))
 		}
 		s = "[" + strings.Join(parts, ", ") + "]"
 	case v.IsMap():
 		var parts []string
-		m := v.AsMap()
-		for _, k := range slices.Sorted(maps.Keys(m.AsMap())) {
-			parts = append(parts, strconv.Quote(k)+": "+renderValue(m.Get(k)))
+		for k, e := range v.AsMap().AllStable {
+			parts = append(parts, strconv.Quote(k)+": "+render(e))
 		}
 		s = "{" + strings.Join(parts, ", ") + "}"
 	case v.IsResourceReference():
 		ref := v.AsResourceReference()
-		s = fmt.Sprintf("ref(%s, id %s, version %q)", shortURN(string(ref.URN)), renderValue(ref.ID), ref.PackageVersion)
-	default: // assets and archives: the sitekit package has none
+		s = fmt.Sprintf("ref(%s, id %s, version %q)", shortURN(ref.URN), render(ref.ID), ref.PackageVersion)
+	default: // assets and archives
 		s = fmt.Sprintf("%v", v)
 	}
 	if v.Secret() {
@@ -194,7 +212,7 @@ func cmdOpsdiff(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ours, real := embeddedSteps(ts.ReadFile(args[0])), realSteps(ts.ReadFile(args[1]))
 	if len(real) == 0 {
-		ts.Fatalf("%s reports no steps", args[1])
+		ts.Fatalf("opsdiff: %s reports no steps", args[1])
 	}
 	if !slices.Equal(ours, real) {
 		ts.Fatalf("the engines reported different steps:\n  embedded: %s\n  real:     %s",
@@ -280,27 +298,4 @@ func realSteps(out string) []string {
 	}
 	slices.Sort(steps)
 	return steps
-}
-
-// The CLI's step lines as opsdiff reads them: the op may be followed by a
-// summary of the step's diagnostics, and each step counts once.
-func TestRealSteps(t *testing.T) {
-	out := strings.Join([]string{
-		" +  pulumi:pulumi:Stack p-dev create 2 warnings",
-		" +  sitekit:index:Site site create ",
-		" ++ sitekit:index:Bucket b create replacement [diff: ~provider]",
-		" =  sitekit:index:BucketObject ghost importing (0s) error: resource 'x' does not exist",
-		" =  sitekit:index:BucketObject ghost **importing failed** error: resource 'x' does not exist",
-		" +  sitekit:index:BucketObject page created (0.01s)",
-		"    pulumi:pulumi:Stack p-dev running warning: using pulumi-resource-sitekit from $PATH",
-	}, "\n")
-	want := []string{
-		"create pulumi:pulumi:Stack p-dev",
-		"create sitekit:index:Site site",
-		"create-replacement sitekit:index:Bucket b",
-		"import sitekit:index:BucketObject ghost",
-	}
-	if got := realSteps(out); !slices.Equal(got, want) {
-		t.Fatalf("realSteps:\n got  %q\n want %q", got, want)
-	}
 }
