@@ -1,0 +1,401 @@
+package polyhost_test
+
+// The exported API of every public package of the module, listed one
+// element a line in api/polyhost.txt, as Go lists its own in api/. A change
+// of the API fails TestAPI until the list is regenerated (-update), and
+// TestAPIChangelog until CHANGELOG.md's Unreleased section names every
+// declaration that changed since api/base.txt, the API the section starts
+// from (at a release, copy polyhost.txt over base.txt).
+
+import (
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite api/polyhost.txt with the API as it is")
+
+const (
+	modulePath = "github.com/polyhost/polyhost"
+	goldenFile = "api/polyhost.txt"
+	baseFile   = "api/base.txt"
+)
+
+func TestAPI(t *testing.T) {
+	got := strings.Join(apiLines(t), "\n") + "\n"
+	if *update {
+		if err := os.WriteFile(goldenFile, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(goldenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added, removed := diffLines(strings.Split(string(want), "\n"), strings.Split(got, "\n"))
+	if len(added)+len(removed) == 0 {
+		return
+	}
+	t.Errorf("the exported API is not what %s says:\n%s\nIf the change is meant: go test -run TestAPI -update . and say what changed, with a line of migration, in CHANGELOG.md",
+		goldenFile, formatDiff(added, removed))
+}
+
+// Every declaration added, removed or changed since base.txt is named in
+// CHANGELOG.md's Unreleased section as pkg.Name (host.WithConfig).
+func TestAPIChangelog(t *testing.T) {
+	golden, err := os.ReadFile(goldenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.ReadFile(baseFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.ReadFile("CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unreleased, ok := section(string(log), "## [Unreleased]")
+	if !ok {
+		t.Fatal("CHANGELOG.md has no ## [Unreleased] section")
+	}
+	added, removed := diffLines(strings.Split(string(base), "\n"), strings.Split(string(golden), "\n"))
+	var missing []string
+	for _, l := range slices.Concat(added, removed) {
+		name := declName(l)
+		if name != "" && !mentions(unreleased, name) && !slices.Contains(missing, name) {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		t.Errorf("CHANGELOG.md's Unreleased section does not name these declarations, changed since %s:\n\t%s",
+			baseFile, strings.Join(missing, "\n\t"))
+	}
+}
+
+// section is the text of markdown section heading, up to the next heading
+// of the same level.
+func section(doc, heading string) (string, bool) {
+	_, rest, ok := strings.Cut(doc, heading+"\n")
+	if !ok {
+		return "", false
+	}
+	if i := strings.Index(rest, "\n## "); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest, true
+}
+
+// mentions reports whether text names name as a whole word.
+func mentions(text, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(name)
+		before := j == 0 || !isIdent(text[j-1])
+		after := end == len(text) || !isIdent(text[end]) || text[end] == '.' // host.Component.Call names host.Component
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c == '.' || c == '/' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// declName is pkg.Name of the declaration a line of the list is about.
+func declName(line string) string {
+	rest, ok := strings.CutPrefix(line, "pkg ")
+	if !ok {
+		return ""
+	}
+	pkg, decl, _ := strings.Cut(rest, ", ")
+	kind, decl, _ := strings.Cut(decl, " ")
+	if kind == "method" { // (*T) Name(...): T's, whose own line declares it
+		recv, _, _ := strings.Cut(strings.TrimPrefix(decl, "("), ")")
+		recv, _, _ = strings.Cut(strings.TrimPrefix(recv, "*"), "[")
+		return path.Base(pkg) + "." + recv
+	}
+	name := strings.FieldsFunc(decl, func(r rune) bool { return r == ' ' || r == '[' || r == '(' || r == ',' })[0]
+	return path.Base(pkg) + "." + name
+}
+
+func diffLines(old, new []string) (added, removed []string) {
+	in := func(l []string) map[string]bool {
+		m := map[string]bool{}
+		for _, s := range l {
+			if s != "" {
+				m[s] = true
+			}
+		}
+		return m
+	}
+	o, n := in(old), in(new)
+	for s := range n {
+		if !o[s] {
+			added = append(added, s)
+		}
+	}
+	for s := range o {
+		if !n[s] {
+			removed = append(removed, s)
+		}
+	}
+	slices.Sort(added)
+	slices.Sort(removed)
+	return added, removed
+}
+
+func formatDiff(added, removed []string) string {
+	var b strings.Builder
+	for _, l := range removed {
+		b.WriteString("-" + l + "\n")
+	}
+	for _, l := range added {
+		b.WriteString("+" + l + "\n")
+	}
+	return b.String()
+}
+
+// apiLines lists the exported API of the module's public packages: every
+// package outside internal/, tests/, docs/ and examples/ that is not a
+// command.
+func apiLines(t *testing.T) []string {
+	var lines []string
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		base := d.Name()
+		if p != "." && (strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") || base == "testdata" || base == "internal" || base == "node_modules") {
+			return filepath.SkipDir
+		}
+		switch p {
+		case "tests", "docs", "examples", "sdk", "api":
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && p != "." {
+			return filepath.SkipDir // a module of its own
+		}
+		pkg, err := build.ImportDir(p, 0)
+		if err != nil || pkg.Name == "main" || len(pkg.GoFiles) == 0 {
+			return nil
+		}
+		importPath := modulePath
+		if p != "." {
+			importPath += "/" + filepath.ToSlash(p)
+		}
+		ls, err := packageAPI(p, importPath, pkg.GoFiles)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, ls...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(lines)
+	return slices.Compact(lines)
+}
+
+// packageAPI lists one package's exported declarations.
+func packageAPI(dir, importPath string, files []string) ([]string, error) {
+	fset := token.NewFileSet()
+	var out []string
+	add := func(format string, args ...any) {
+		out = append(out, "pkg "+importPath+", "+fmt.Sprintf(format, args...))
+	}
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if !d.Name.IsExported() {
+					continue
+				}
+				sig := typeParams(d.Type.TypeParams) + signature(d.Type)
+				if d.Recv == nil {
+					add("func %s%s", d.Name.Name, sig)
+					continue
+				}
+				recv := expr(d.Recv.List[0].Type)
+				if !ast.IsExported(strings.TrimLeft(strings.SplitN(recv, "[", 2)[0], "*")) {
+					continue
+				}
+				add("method (%s) %s%s", recv, d.Name.Name, sig)
+			case *ast.GenDecl:
+				var groupType string // a const group's type, repeated by its specs without one
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() {
+							typeSpec(add, s)
+						}
+					case *ast.ValueSpec:
+						kind := d.Tok.String()
+						if s.Type != nil {
+							groupType = expr(s.Type)
+						} else if kind == "var" || len(s.Values) > 0 {
+							groupType = ""
+						}
+						for _, n := range s.Names {
+							if !n.IsExported() {
+								continue
+							}
+							if groupType != "" {
+								add("%s %s %s", kind, n.Name, groupType)
+							} else {
+								add("%s %s", kind, n.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func typeSpec(add func(string, ...any), s *ast.TypeSpec) {
+	name := s.Name.Name + typeParams(s.TypeParams)
+	if s.Assign.IsValid() {
+		add("type %s = %s", name, expr(s.Type))
+		return
+	}
+	switch t := s.Type.(type) {
+	case *ast.StructType:
+		add("type %s struct", name)
+		for _, f := range t.Fields.List {
+			if len(f.Names) == 0 {
+				if embedded := strings.TrimLeft(expr(f.Type), "*"); ast.IsExported(embedded[strings.LastIndex(embedded, ".")+1:]) {
+					add("type %s struct, embedded %s", name, expr(f.Type))
+				}
+				continue
+			}
+			for _, n := range f.Names {
+				if n.IsExported() {
+					add("type %s struct, %s %s", name, n.Name, expr(f.Type))
+				}
+			}
+		}
+	case *ast.InterfaceType:
+		add("type %s interface", name)
+		for _, m := range t.Methods.List {
+			if len(m.Names) == 0 {
+				add("type %s interface, embedded %s", name, expr(m.Type))
+				continue
+			}
+			for _, n := range m.Names {
+				if n.IsExported() {
+					add("type %s interface, %s%s", name, n.Name, signature(m.Type.(*ast.FuncType)))
+				} else {
+					add("type %s interface, unexported methods", name)
+				}
+			}
+		}
+	default:
+		add("type %s %s", name, expr(s.Type))
+	}
+}
+
+func typeParams(l *ast.FieldList) string {
+	if l == nil || len(l.List) == 0 {
+		return ""
+	}
+	var ps []string
+	for _, f := range l.List {
+		for _, n := range f.Names {
+			ps = append(ps, n.Name+" "+expr(f.Type))
+		}
+	}
+	return "[" + strings.Join(ps, ", ") + "]"
+}
+
+// signature is a function type's parameters and results, without their
+// names: renaming a parameter changes no caller.
+func signature(ft *ast.FuncType) string {
+	s := "(" + strings.Join(fieldTypes(ft.Params), ", ") + ")"
+	res := fieldTypes(ft.Results)
+	switch {
+	case len(res) == 1:
+		s += " " + res[0]
+	case len(res) > 1:
+		s += " (" + strings.Join(res, ", ") + ")"
+	}
+	return s
+}
+
+func fieldTypes(l *ast.FieldList) []string {
+	if l == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range l.List {
+		n := max(len(f.Names), 1)
+		for range n {
+			out = append(out, expr(f.Type))
+		}
+	}
+	return out
+}
+
+// expr prints a type expression, function types without parameter names.
+func expr(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.FuncType:
+		return "func" + signature(e)
+	case *ast.StarExpr:
+		return "*" + expr(e.X)
+	case *ast.ArrayType:
+		if e.Len == nil {
+			return "[]" + expr(e.Elt)
+		}
+		return "[" + types.ExprString(e.Len) + "]" + expr(e.Elt)
+	case *ast.MapType:
+		return "map[" + expr(e.Key) + "]" + expr(e.Value)
+	case *ast.Ellipsis:
+		return "..." + expr(e.Elt)
+	case *ast.ChanType:
+		switch e.Dir {
+		case ast.SEND:
+			return "chan<- " + expr(e.Value)
+		case ast.RECV:
+			return "<-chan " + expr(e.Value)
+		}
+		return "chan " + expr(e.Value)
+	case *ast.IndexExpr:
+		return expr(e.X) + "[" + expr(e.Index) + "]"
+	case *ast.IndexListExpr:
+		var args []string
+		for _, a := range e.Indices {
+			args = append(args, expr(a))
+		}
+		return expr(e.X) + "[" + strings.Join(args, ", ") + "]"
+	}
+	return types.ExprString(e)
+}
