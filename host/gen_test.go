@@ -232,6 +232,27 @@ func TestSchemaFromTypesRefuses(t *testing.T) {
 	}
 }
 
+// Where the Go types cannot say the schema, New names every way out,
+// WithoutSchema among them: a plugin written before schemas were built
+// from Go types keeps its behaviour with it.
+func TestGoFirstRefusalNamesWithoutSchema(t *testing.T) {
+	t.Parallel()
+	type rawArgs struct {
+		V property.Value `pulumi:"v"`
+	}
+	comp := host.WithComponent("shop:index:Raw", func(ctx context.Context, c *host.Component, args rawArgs) (rawArgs, error) { return args, nil })
+	configure := host.WithConfigure(func(ctx context.Context, config property.Map) error { return nil })
+	for name, opts := range map[string][]host.Option{"property.Value": {comp}, "WithConfigure": {configure}} {
+		_, err := host.New("shop", opts...)
+		if err == nil || !strings.Contains(err.Error(), "host.WithoutSchema") || !strings.Contains(err.Error(), "host.WithSchema") {
+			t.Errorf("%s: New: %v, want an error naming host.WithSchema and host.WithoutSchema", name, err)
+		}
+		if _, err := host.New("shop", append(opts, host.WithoutSchema())...); err != nil {
+			t.Errorf("%s with WithoutSchema: %v", name, err)
+		}
+	}
+}
+
 // A provider given no schema serves the one its Go types make, and checks
 // inputs against it as against a given one: an enum value it does not
 // list is refused, naming the property.

@@ -119,7 +119,7 @@ func New(name string, opts ...Option) (*Provider, error) {
 	if fromTypes {
 		s, err := p.loadFromTypes()
 		if err != nil {
-			return nil, fmt.Errorf("provider %s: %w (or give the schema with host.WithSchema)", name, err)
+			return nil, fmt.Errorf("provider %s: %w\n(or give the schema with host.WithSchema, or serve none and check nothing with host.WithoutSchema)", name, err)
 		}
 		p.schema = s
 	}
