@@ -249,7 +249,7 @@ func (s *server) Configure(ctx context.Context, req *pulumirpc.ConfigureRequest)
 		}
 		config = c
 	} else {
-		config = configFromVariables(req.GetVariables())
+		config = configFromVariables(req.GetVariables()) //lint:ignore SA1019 engines before args send only variables
 	}
 	if err := s.p().configure(ctx, config); err != nil {
 		return nil, errorToStatus(err, config)

@@ -207,7 +207,7 @@ func TestRunFailing(t *testing.T) {
 					if exitErr.Code != 32 || !exitErr.Logged() {
 						t.Errorf("exit status %d, want 32 (logged)", exitErr.Code)
 					}
-					want := fmt.Sprintf("exited with status 32: the error was already reported via Engine.Log")
+					want := "exited with status 32: the error was already reported via Engine.Log"
 					if !strings.Contains(msg, want) {
 						t.Errorf("error %q lacks %q", msg, want)
 					}
