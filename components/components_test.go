@@ -6,12 +6,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/components"
-	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/provider"
 )
@@ -99,7 +100,7 @@ func TestSite(t *testing.T) {
 	}
 	resp, err = h.Call(context.Background(), hosttest.CallRequest{Token: components.SitePageURLMethod, Self: site.URN,
 		Args: property.NewMap(map[string]property.Value{"page": property.New("../secret")})})
-	if err != nil || len(resp.Failures) != 1 || resp.Failures[0].Path != "page" {
+	if err != nil || len(resp.Failures) != 1 || resp.Failures[0].Property != "page" {
 		t.Errorf("pageUrl with ..: %v %v, want a failure naming page", err, resp.Failures)
 	}
 }
@@ -121,8 +122,8 @@ func TestSitePreviewAndBadInput(t *testing.T) {
 	}
 	_, err := h.Construct(context.Background(), hosttest.ConstructRequest{Type: components.SiteType, Name: "bad",
 		Inputs: property.NewMap(map[string]property.Value{})})
-	var ie *host.InputError
-	if !errors.As(err, &ie) || len(ie.Properties) != 1 || ie.Properties[0].Path != "indexContent" {
+	var ie *diag.InputError
+	if !errors.As(err, &ie) || len(ie.Failures) != 1 || ie.Failures[0].Property != "indexContent" {
 		t.Errorf("Site without indexContent: %v, want an input error naming indexContent", err)
 	}
 }
@@ -174,8 +175,8 @@ func TestMirror(t *testing.T) {
 		"m3": urn.URN("urn:pulumi:dev::proj::sitekit:index:Site::nowhere"),
 	} {
 		_, err := h.Construct(ctx, hosttest.ConstructRequest{Type: components.MirrorType, Name: name, Inputs: source(u)})
-		var ie *host.InputError
-		if !errors.As(err, &ie) || len(ie.Properties) != 1 || ie.Properties[0].Path != "source" {
+		var ie *diag.InputError
+		if !errors.As(err, &ie) || len(ie.Failures) != 1 || ie.Failures[0].Property != "source" {
 			t.Errorf("mirror of %s: %v, want an input error naming source", u, err)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -86,7 +88,7 @@ type callRequest struct {
 type callResponse struct {
 	Return             property.Map
 	ReturnDependencies map[string][]urn.URN
-	Failures           []PropertyError
+	Failures           []diag.CheckFailure
 }
 
 func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, error) {
@@ -100,19 +102,19 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	}
 	monitor, err := p.monitors.Get(ctx, req.MonitorAddr)
 	if err != nil {
-		return callResponse{}, &StepError{Token: req.Token, Step: "connect to the resource monitor", Err: err}
+		return callResponse{}, &diag.StepError{Token: req.Token, Step: "connect to the resource monitor", Err: err}
 	}
 	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token,
 		pending: &sync.WaitGroup{}, secrets: newSecretSet(req.Info.Config), inputSecrets: newSecretSet(args)}
 	resolved, err := self.Resolve(ctx, selfValue)
 	if err != nil {
-		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: err.Error()}}}, nil
+		return callResponse{Failures: []diag.CheckFailure{{Property: "__self__", Reason: err.Error()}}}, nil
 	}
 	if want, _, _ := strings.Cut(req.Token, "/"); resolved.Type != want {
-		return callResponse{Failures: []PropertyError{{Path: "__self__", Reason: fmt.Sprintf("%s is a method of %s, called on a %s", req.Token, want, resolved.Type)}}}, nil
+		return callResponse{Failures: []diag.CheckFailure{{Property: "__self__", Reason: fmt.Sprintf("%s is a method of %s, called on a %s", req.Token, want, resolved.Type)}}}, nil
 	}
 	if !resolved.Known {
-		return callResponse{}, &StepError{Token: req.Token, Step: stepCall, Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
+		return callResponse{}, &diag.StepError{Token: req.Token, Step: diag.StepCall, Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
 	}
 	self.urn, self.name, self.typ, self.state = resolved.URN, resolved.URN.Name(), resolved.Type, resolved.State
 	// A state secret read into a plain Go value is secret again in results
@@ -128,11 +130,11 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 	})
 	self.pending.Wait()
 	if ie, ok := asInputError(err); ok {
-		return callResponse{Failures: ie.Properties}, nil
+		return callResponse{Failures: ie.Failures}, nil
 	}
 	if err != nil {
-		if se, ok := err.(*StepError); ok && se.Token == req.Token && se.Step == stepConstruct {
-			se.Step = stepCall
+		if se, ok := err.(*diag.StepError); ok && se.Token == req.Token && se.Step == diag.StepConstruct {
+			se.Step = diag.StepCall
 		}
 		return callResponse{}, err
 	}
@@ -145,17 +147,17 @@ func (p *Provider) call(ctx context.Context, req callRequest) (callResponse, err
 
 // callArgs splits a Call's arguments into the component it is called on
 // and the method's own arguments, which it checks against the schema.
-func (p *Provider) callArgs(req callRequest) (self property.Value, args property.Map, failures []PropertyError) {
+func (p *Provider) callArgs(req callRequest) (self property.Value, args property.Map, failures []diag.CheckFailure) {
 	self, hasSelf := req.Args.GetOk("__self__")
 	args = req.Args.Delete("__self__")
 	if !hasSelf || self.IsNull() {
-		return self, args, []PropertyError{{Path: "__self__", Reason: "missing: a method needs the component it is called on"}}
+		return self, args, []diag.CheckFailure{{Property: "__self__", Reason: "missing: a method needs the component it is called on"}}
 	}
 	return self, args, p.checkArgs(req.Token, args)
 }
 
 // checkArgs validates method arguments against the method's function schema.
-func (p *Provider) checkArgs(token string, args property.Map) []PropertyError {
+func (p *Provider) checkArgs(token string, args property.Map) []diag.CheckFailure {
 	if p.schema == nil {
 		return nil
 	}
@@ -166,9 +168,5 @@ func (p *Provider) checkArgs(token string, args property.Map) []PropertyError {
 	inputs := *fn.Inputs
 	inputs.Properties = withoutKey(inputs.Properties, "__self__")
 	inputs.Required = without(inputs.Required, "__self__")
-	var out []PropertyError
-	for _, f := range p.schema.Check(inputs, args) {
-		out = append(out, PropertyError{Path: f.Path, Reason: f.Reason})
-	}
-	return out
+	return p.schema.Check(inputs, args)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -43,7 +45,7 @@ func (c *Component) Invoke(ctx context.Context, req monitorclient.InvokeRequest)
 	req.Args = c.seal(req.Args)
 	resp, err := c.monitor.Invoke(ctx, req)
 	if err != nil {
-		return resp, &StepError{Token: c.token, Name: c.name, Step: step, Err: err}
+		return resp, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
 	}
 	out := resp.Return
 	if args.HasSecrets() {
@@ -67,7 +69,7 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (Ca
 	if self, ok := req.Args.GetOk("__self__"); ok && self.IsResourceReference() && req.Provider.URN() == "" {
 		got, err := c.monitor.GetResource(ctx, monitorclient.GetResourceRequest{URN: self.AsResourceReference().URN})
 		if err != nil {
-			return CallResult{}, &StepError{Token: c.token, Name: c.name, Step: step, Err: err}
+			return CallResult{}, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
 		}
 		req.Provider = got.Provider
 	}
@@ -77,7 +79,7 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (Ca
 	req.Args = c.seal(req.Args)
 	resp, err := c.monitor.Call(ctx, req)
 	if err != nil {
-		return CallResult{}, &StepError{Token: c.token, Name: c.name, Step: step, Err: err}
+		return CallResult{}, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
 	}
 	out := resp.Return
 	for k, deps := range resp.ReturnDependencies {
@@ -120,7 +122,7 @@ func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequ
 	resp, err := c.monitor.ReadResource(ctx, req)
 	c.window.release()
 	if err != nil {
-		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("read %s %q", req.Type, req.Name), Err: err}
+		return resp, &diag.StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("read %s %q", req.Type, req.Name), Err: err}
 	}
 	resp.Properties = c.seal(withDependency(resp.Properties, resp.URN))
 	return resp, nil
@@ -132,7 +134,7 @@ func (c *Component) RegisterPackage(ctx context.Context, req monitorclient.Regis
 	resp, err := c.monitor.RegisterPackage(ctx, req)
 	if err != nil {
 		// The client's error says "register package <name>" already.
-		return resp, &StepError{Token: c.token, Name: c.name, Err: err}
+		return resp, &diag.StepError{Token: c.token, Name: c.name, Err: err}
 	}
 	return resp, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -117,7 +119,7 @@ func TestComponentCall(t *testing.T) {
 	t.Parallel()
 	mon := hosttest.Start(t, hosttest.WithCallHook(func(c hosttest.Call) (hosttest.CallResult, error) {
 		if c.Args.Get("style").AsString() == "bad" {
-			return hosttest.CallResult{Failures: []hosttest.CheckFailure{{Property: "style", Reason: "unknown style"}}}, nil
+			return hosttest.CallResult{Failures: []diag.CheckFailure{{Property: "style", Reason: "unknown style"}}}, nil
 		}
 		self := string(c.Args.Get("__self__").AsResourceReference().URN)
 		return hosttest.CallResult{

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -79,11 +81,7 @@ func decodeArgs(inputs property.Map, args any) (typed.Lost, error) {
 	}
 	lost, err := typed.Decode(inputs, args)
 	if fes, ok := err.(typed.Errors); ok {
-		ie := &InputError{Message: "invalid inputs"}
-		for _, fe := range fes {
-			ie.Properties = append(ie.Properties, PropertyError{Path: fe.Path, Reason: fe.Reason})
-		}
-		return typed.Lost{}, ie
+		return typed.Lost{}, &diag.InputError{Message: "invalid inputs", Failures: fes}
 	}
 	return lost, err
 }
@@ -234,7 +232,7 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 		return monitorclient.RegisterResourceResponse{}, err
 	}
 	if err := c.provider.checkChildKind(req); err != nil {
-		return monitorclient.RegisterResourceResponse{}, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
+		return monitorclient.RegisterResourceResponse{}, &diag.StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
 	}
 	switch {
 	case req.Custom && req.Provider == (providers.Reference{}):
@@ -264,11 +262,11 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	w.release()
 	resp.DryRun = c.info.DryRun
 	if err != nil {
-		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
+		return resp, &diag.StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
 	}
 	switch {
 	case resp.Result == monitorclient.ResultFail:
-		return resp, &StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name),
+		return resp, &diag.StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name),
 			Err: fmt.Errorf("the engine reports the registration failed")}
 	case resp.Result == monitorclient.ResultSkip || resp.Unknown:
 		resp.Outputs = allUnknown(resp.Outputs)
@@ -284,7 +282,7 @@ func (c *Component) checkChildName(step, typ, name string) error {
 	if !c.inputSecrets.within(name) {
 		return nil
 	}
-	return &StepError{Token: c.token, Name: c.name, Step: step + " " + typ,
+	return &diag.StepError{Token: c.token, Name: c.name, Step: step + " " + typ,
 		Err: errors.New("the child's name contains a secret input, and resource names are stored in plaintext (in the URN)")}
 }
 
@@ -376,7 +374,7 @@ func Nested[A, O any](ctx context.Context, parent *Component, token, name string
 	var zero O
 	inputs, err := typed.Encode(args)
 	if err != nil {
-		return zero, &StepError{Token: token, Name: name, Step: "encode inputs", Err: err}
+		return zero, &diag.StepError{Token: token, Name: name, Step: "encode inputs", Err: err}
 	}
 	resp, err := parent.Register(ctx, monitorclient.RegisterResourceRequest{Type: token, Name: name})
 	if err != nil {
@@ -389,14 +387,14 @@ func Nested[A, O any](ctx context.Context, parent *Component, token, name string
 	}
 	outputs, err := typed.Encode(out)
 	if err != nil {
-		return zero, &StepError{Token: token, Name: name, Step: "encode outputs", Err: err}
+		return zero, &diag.StepError{Token: token, Name: name, Step: "encode outputs", Err: err}
 	}
 	outputs = child.seal(outputs)
 	if err := parent.provider.checkOutputs(ctx, token, name, resp.URN, outputs); err != nil {
 		return zero, err
 	}
 	if _, err := parent.monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: resp.URN, Outputs: outputs}); err != nil {
-		return zero, &StepError{Token: token, Name: name, Step: "register outputs", Err: err}
+		return zero, &diag.StepError{Token: token, Name: name, Step: "register outputs", Err: err}
 	}
 	return out, nil
 }
@@ -406,14 +404,14 @@ func Nested[A, O any](ctx context.Context, parent *Component, token, name string
 func runSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = panicError(token, name, stepConstruct, r)
+			err = panicError(token, name, diag.StepConstruct, r)
 		}
 	}()
 	out, err = f(ctx)
 	if err != nil {
-		if _, ok := err.(*StepError); !ok {
+		if _, ok := err.(*diag.StepError); !ok {
 			if _, isInput := asInputError(err); !isInput {
-				err = &StepError{Token: token, Name: name, Step: stepConstruct, Err: err}
+				err = &diag.StepError{Token: token, Name: name, Step: diag.StepConstruct, Err: err}
 			}
 		}
 	}
@@ -421,8 +419,8 @@ func runSafely[T any](ctx context.Context, token, name string, f func(context.Co
 }
 
 // panicError records a panic r in component code, with where it happened.
-func panicError(token, name, step string, r any) *StepError {
-	return &StepError{Token: token, Name: name, Step: step, Panic: true,
+func panicError(token, name, step string, r any) *diag.StepError {
+	return &diag.StepError{Token: token, Name: name, Step: step, Panic: true,
 		Err: fmt.Errorf("%v", r), Stack: debug.Stack()}
 }
 
@@ -468,8 +466,8 @@ func Apply(f func(vals ...property.Value) property.Value, vals ...property.Value
 }
 
 // ApplyErr is [Apply] for a derivation that can fail: it returns f's error,
-// for the component or method to return, which fails it (an [InputError],
-// from [Errorf], goes to the user as bad input). Like an output's apply, f
+// for the component or method to return, which fails it (a [diag.InputError],
+// from [diag.Errorf], goes to the user as bad input). Like an output's apply, f
 // does not run while an input is unknown, so in a preview an error may only
 // show in the update.
 func ApplyErr(f func(vals ...property.Value) (property.Value, error), vals ...property.Value) (property.Value, error) {

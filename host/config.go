@@ -8,6 +8,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/schema"
 )
 
@@ -46,7 +47,7 @@ func (p *Provider) configSpec() (schema.Object, bool) {
 
 // checkConfig validates news against the schema's config section, applies
 // defaults, and marks secret variables secret.
-func (p *Provider) checkConfig(news property.Map) (property.Map, []schema.Failure) {
+func (p *Provider) checkConfig(news property.Map) (property.Map, []diag.CheckFailure) {
 	spec, ok := p.configSpec()
 	if !ok {
 		return news, nil

@@ -46,7 +46,7 @@ func TestCheckConfigDecodesStrings(t *testing.T) {
 		t.Errorf("checked\n got: %v\nwant: %v", checked, want)
 	}
 	_, failures = p.checkConfig(property.NewMap(map[string]property.Value{"zones": property.New(`["a",`)}))
-	if len(failures) != 1 || failures[0].Path != "zones" {
+	if len(failures) != 1 || failures[0].Property != "zones" {
 		t.Errorf("a string that is not JSON: failures %+v, want one naming zones", failures)
 	}
 }

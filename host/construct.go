@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -45,7 +47,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 	}
 	monitor, err := p.monitors.Get(ctx, req.MonitorAddr)
 	if err != nil {
-		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "connect to the resource monitor", Err: err}
+		return constructResponse{}, &diag.StepError{Token: req.Type, Name: req.Name, Step: "connect to the resource monitor", Err: err}
 	}
 	o := req.Options
 	own, err := monitor.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
@@ -69,7 +71,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		ParentStackTraceHandle:  req.Info.StackTraceHandle,
 	})
 	if err != nil {
-		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register component", Err: err}
+		return constructResponse{}, &diag.StepError{Token: req.Type, Name: req.Name, Step: "register component", Err: err}
 	}
 	c := &Component{
 		token: req.Type, typ: req.Type, name: req.Name, urn: own.URN,
@@ -96,7 +98,7 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 		return constructResponse{}, err
 	}
 	if _, err := monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: own.URN, Outputs: outputs}); err != nil {
-		return constructResponse{}, &StepError{Token: req.Type, Name: req.Name, Step: "register outputs", Err: err}
+		return constructResponse{}, &diag.StepError{Token: req.Type, Name: req.Name, Step: "register outputs", Err: err}
 	}
 	return constructResponse{URN: own.URN, State: outputs, StateDependencies: monitorclient.DependencyMap(outputs)}, nil
 }
@@ -143,15 +145,15 @@ func (p *Provider) checkOutputs(ctx context.Context, token, name string, u urn.U
 	var msgs []string
 	for _, f := range p.schema.Check(*obj, property.NewMap(declared)) {
 		reason := f.Reason
-		if secretAt(f.Path, outputs) {
+		if secretAt(f.Property, outputs) {
 			reason = "does not match the schema" // the reason may quote the secret
 		}
-		msgs = append(msgs, f.Path+": "+reason)
+		msgs = append(msgs, f.Property+": "+reason)
 	}
 	if len(msgs) == 0 {
 		return nil
 	}
-	return &StepError{Token: token, Name: name, Step: "check outputs against the schema", Err: errors.New(strings.Join(msgs, "; "))}
+	return &diag.StepError{Token: token, Name: name, Step: "check outputs against the schema", Err: errors.New(strings.Join(msgs, "; "))}
 }
 
 // checkInputs validates component inputs against the schema, when there is one.
@@ -168,9 +170,5 @@ func (p *Provider) checkInputs(token string, inputs property.Map) error {
 		return nil
 	}
 	// The engine names the resource and its type before this message.
-	ie := &InputError{Message: "invalid inputs"}
-	for _, f := range failures {
-		ie.Properties = append(ie.Properties, PropertyError{Path: f.Path, Reason: f.Reason})
-	}
-	return ie
+	return &diag.InputError{Message: "invalid inputs", Failures: failures}
 }

@@ -66,8 +66,8 @@
 // [Main] runs the plugin on one Go thread at a time unless told otherwise
 // ([WithMaxProcs]): a provider mostly waits on the engine.
 //
-// Bad input is reported with [Errorf] or comes back from the schema checks
-// as an [InputError]; other failures are [StepError]s naming the resource
+// Bad input is reported with [diag.Errorf] or comes back from the schema checks
+// as a [diag.InputError]; other failures are [diag.StepError]s naming the resource
 // and the step. Files named grpc*.go are the only ones that speak the wire
 // protocol; everything else works on property values.
 package host

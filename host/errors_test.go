@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
@@ -50,13 +52,13 @@ func TestConstructInputErrorOnTheWire(t *testing.T) {
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
 		func(ctx context.Context, c *host.Component, args vaultArgs) (compOut, error) {
 			if strings.HasPrefix(args.Password, "wrap") {
-				return compOut{}, fmt.Errorf("checking the vault: %w", host.Errorf("password", "%q is too weak", args.Password))
+				return compOut{}, fmt.Errorf("checking the vault: %w", diag.Errorf("password", "%q is too weak", args.Password))
 			}
-			return compOut{}, host.Errorf("password", "%q is too weak", args.Password)
+			return compOut{}, diag.Errorf("password", "%q is too weak", args.Password)
 		}),
 		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
 			if args.Greeting == "shout" {
-				return compOut{}, fmt.Errorf("greeting the world: %w", host.Errorf("greeting", "too loud"))
+				return compOut{}, fmt.Errorf("greeting the world: %w", diag.Errorf("greeting", "too loud"))
 			}
 			return compOut{}, nil
 		}))
@@ -112,7 +114,7 @@ func TestConfigureInputErrorOnTheWire(t *testing.T) {
 	t.Parallel()
 	mon := hosttest.Start(t)
 	client := serve(t, mon.Addr(), host.WithConfigure(func(ctx context.Context, config property.Map) error {
-		return host.Errorf("token", "%q is revoked", config.Get("token").AsString())
+		return diag.Errorf("token", "%q is revoked", config.Get("token").AsString())
 	}))
 	args, err := plugin.MarshalProperties(resource.PropertyMap{
 		"token": resource.MakeSecret(resource.NewProperty("tok-hunter2")),
@@ -138,9 +140,9 @@ func TestConfigureInputErrorOnTheWire(t *testing.T) {
 type checkedResource struct{ slowResource }
 
 func (checkedResource) Check(_ context.Context, req host.CheckRequest) (host.CheckResponse, error) {
-	var fs []host.PropertyError
+	var fs []diag.CheckFailure
 	for k := range req.Inputs.All {
-		fs = append(fs, host.PropertyError{Path: k, Reason: "is not allowed"})
+		fs = append(fs, diag.CheckFailure{Property: k, Reason: "is not allowed"})
 	}
 	return host.CheckResponse{Inputs: req.Inputs, Failures: fs}, nil
 }

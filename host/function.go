@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/internal/typed"
@@ -58,7 +60,7 @@ func WithFunction[A, R any](token string, fn FunctionFunc[A, R]) Option {
 
 type invokeResponse struct {
 	Return   property.Map
-	Failures []PropertyError
+	Failures []diag.CheckFailure
 }
 
 // invoke runs a function. Arguments must be known: an unknown one comes back
@@ -69,18 +71,16 @@ func (p *Provider) invoke(ctx context.Context, token string, args property.Map) 
 	if !ok {
 		return invokeResponse{}, unknownToken(p, "function", token, p.functions)
 	}
-	var failures []PropertyError
+	var failures []diag.CheckFailure
 	for k, v := range args.AllStable {
 		switch {
 		case v.HasComputed():
-			failures = append(failures, PropertyError{Path: k, Reason: "must be known: functions run during preview too, so their arguments cannot depend on values known only after an update"})
+			failures = append(failures, diag.CheckFailure{Property: k, Reason: "must be known: functions run during preview too, so their arguments cannot depend on values known only after an update"})
 		}
 	}
 	if p.schema != nil {
 		if spec, ok := p.schema.Function(token); ok && spec.Inputs != nil {
-			for _, f := range p.schema.Check(*spec.Inputs, args) {
-				failures = append(failures, PropertyError{Path: f.Path, Reason: f.Reason})
-			}
+			failures = append(failures, p.schema.Check(*spec.Inputs, args)...)
 		}
 	}
 	if len(failures) > 0 {
@@ -88,10 +88,10 @@ func (p *Provider) invoke(ctx context.Context, token string, args property.Map) 
 	}
 	ret, err := runSafely(ctx, token, "", func(ctx context.Context) (property.Map, error) { return fn(ctx, args) })
 	if ie, ok := asInputError(err); ok {
-		return invokeResponse{Failures: ie.Properties}, nil
+		return invokeResponse{Failures: ie.Failures}, nil
 	}
-	if se, ok := err.(*StepError); ok && se.Token == token && se.Step == stepConstruct {
-		se.Step = stepInvoke
+	if se, ok := err.(*diag.StepError); ok && se.Token == token && se.Step == diag.StepConstruct {
+		se.Step = diag.StepInvoke
 	}
 	return invokeResponse{Return: ret}, err
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
@@ -87,13 +89,13 @@ func errorToStatus(err error, ins ...property.Map) error {
 // redacted. The engine prints the input named by a failure's property (by
 // top-level key) beside it, so a failure about a property that holds a
 // secret in any of ins names it in its reason instead.
-func checkFailures(fs []PropertyError, ins ...property.Map) []*pulumirpc.CheckFailure {
+func checkFailures(fs []diag.CheckFailure, ins ...property.Map) []*pulumirpc.CheckFailure {
 	secrets := secretTexts(ins...)
 	out := make([]*pulumirpc.CheckFailure, 0, len(fs))
 	for _, f := range fs {
-		cf := &pulumirpc.CheckFailure{Property: f.Path, Reason: redact(f.Reason, secrets)}
-		if f.Path != "" && (secretAt(f.Path, ins...) || secretKey(f.Path, ins...)) {
-			cf.Property, cf.Reason = "", f.Path+": "+cf.Reason
+		cf := &pulumirpc.CheckFailure{Property: f.Property, Reason: redact(f.Reason, secrets)}
+		if f.Property != "" && (secretAt(f.Property, ins...) || secretKey(f.Property, ins...)) {
+			cf.Property, cf.Reason = "", f.Property+": "+cf.Reason
 		}
 		out = append(out, cf)
 	}
@@ -117,9 +119,9 @@ func constructErrorToStatus(err error, ins ...property.Map) error {
 			if !ok {
 				prefix = outer + ": " // wrapped some other way: the whole text, then the details
 			}
-			ie = &InputError{Message: prefix + ie.Message, Properties: ie.Properties}
+			ie = &diag.InputError{Message: prefix + ie.Message, Failures: ie.Failures}
 		}
-		return rpcerror.WrapDetailedError(ie.inputPropertiesError(ins[0]))
+		return rpcerror.WrapDetailedError(inputPropertiesError(ie, ins[0]))
 	}
 	return errorToStatus(err)
 }
@@ -192,9 +194,9 @@ func (s *server) CheckConfig(ctx context.Context, req *pulumirpc.CheckRequest) (
 	if err != nil {
 		return nil, err
 	}
-	errs := make([]PropertyError, len(failures))
+	errs := make([]diag.CheckFailure, len(failures))
 	for i, f := range failures {
-		errs[i] = PropertyError(f)
+		errs[i] = diag.CheckFailure(f)
 	}
 	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: checkFailures(errs, news, checked)}, nil
 }
@@ -265,7 +267,7 @@ func (s *server) Configure(ctx context.Context, req *pulumirpc.ConfigureRequest)
 // logPanic sends the stack of a panic in author code to the engine's debug
 // log; the user's error says only what panicked, and where.
 func (s *server) logPanic(ctx context.Context, err error, ins ...property.Map) {
-	var se *StepError
+	var se *diag.StepError
 	if errors.As(err, &se) && se.Panic && len(se.Stack) > 0 {
 		s.p().log(ctx, monitorclient.SeverityDebug, "", redact(se.Error()+"\n"+string(se.Stack), secretTexts(ins...)))
 	}
@@ -316,7 +318,7 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 	}
 	state, err := s.toWire(resp.State)
 	if err != nil {
-		return nil, errorToStatus(&StepError{Step: "marshal outputs", Err: err}, creq.Inputs) // the engine names the resource
+		return nil, errorToStatus(&diag.StepError{Step: "marshal outputs", Err: err}, creq.Inputs) // the engine names the resource
 	}
 	out := &pulumirpc.ConstructResponse{Urn: string(resp.URN), State: state,
 		StateDependencies: map[string]*pulumirpc.ConstructResponse_PropertyDependencies{}}
@@ -329,7 +331,7 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, error) {
 	inputs, err := fromWire(req.GetInputs())
 	if err != nil {
-		return constructRequest{}, &InputError{Message: "malformed inputs for " + req.GetType() + ": " + err.Error()}
+		return constructRequest{}, &diag.InputError{Message: "malformed inputs for " + req.GetType() + ": " + err.Error()}
 	}
 	deps := map[string][]string{}
 	for k, d := range req.GetInputDependencies() {
@@ -349,7 +351,7 @@ func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, er
 	for pkg, s := range req.GetProviders() {
 		ref, err := providers.ParseReference(s)
 		if err != nil {
-			return constructRequest{}, &InputError{Message: "malformed provider reference for " + pkg + ": " + err.Error()}
+			return constructRequest{}, &diag.InputError{Message: "malformed provider reference for " + pkg + ": " + err.Error()}
 		}
 		if o.Providers == nil {
 			o.Providers = map[string]providers.Reference{}
@@ -361,7 +363,7 @@ func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, er
 	}
 	if o.ReplacementTrigger, err = wire.UnmarshalValue("replacementTrigger", req.GetReplacementTrigger(),
 		wire.UnmarshalOptions{Resources: true, OutputValues: true}); err != nil {
-		return constructRequest{}, &InputError{Message: "malformed replacementTrigger for " + req.GetType() + ": " + err.Error()}
+		return constructRequest{}, &diag.InputError{Message: "malformed replacementTrigger for " + req.GetType() + ": " + err.Error()}
 	}
 	if h := req.GetResourceHooks(); h != nil {
 		o.Hooks = &monitorclient.ResourceHooks{

@@ -38,7 +38,7 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 	secrets := secretTexts(creq.Args, creq.Info.Config)
 	out := &pulumirpc.CallResponse{ReturnDependencies: map[string]*pulumirpc.CallResponse_ReturnDependencies{}}
 	for _, f := range resp.Failures {
-		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Path, Reason: redact(f.Reason, secrets)})
+		out.Failures = append(out.Failures, &pulumirpc.CheckFailure{Property: f.Property, Reason: redact(f.Reason, secrets)})
 	}
 	if len(out.Failures) > 0 {
 		return out, nil

@@ -120,7 +120,7 @@ func (s *server) callHooked(ctx context.Context, h hook.Call, req *pulumirpc.Cal
 		return h(ctx, s.p().engineAddress(), creq.Args, req)
 	})
 	if ie, ok := asInputError(err); ok { // bad arguments, as the raw path reports them
-		return &pulumirpc.CallResponse{Failures: checkFailures(ie.Properties, creq.Args, creq.Info.Config)}, nil
+		return &pulumirpc.CallResponse{Failures: checkFailures(ie.Failures, creq.Args, creq.Info.Config)}, nil
 	}
 	if err != nil {
 		return fail(err)

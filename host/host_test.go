@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
@@ -329,9 +331,9 @@ func TestApplyPropagatesMarkers(t *testing.T) {
 
 func TestErrorfIsInputError(t *testing.T) {
 	t.Parallel()
-	err := host.Errorf("pages[0]", "too long")
-	var ie *host.InputError
-	if !errors.As(err, &ie) || ie.Properties[0].Path != "pages[0]" {
+	err := diag.Errorf("pages[0]", "too long")
+	var ie *diag.InputError
+	if !errors.As(err, &ie) || ie.Failures[0].Property != "pages[0]" {
 		t.Fatalf("Errorf = %#v", err)
 	}
 }
@@ -594,7 +596,7 @@ func serveMirror(t *testing.T, mon *hosttest.Monitor) pulumirpc.ResourceProvider
 		host.WithComponent("test:index:Mirror", func(ctx context.Context, c *host.Component, args mirrorArgs) (mirrorOut, error) {
 			src, err := c.Resolve(ctx, args.Source)
 			if err != nil {
-				return mirrorOut{}, host.Errorf("source", "%v", err)
+				return mirrorOut{}, diag.Errorf("source", "%v", err)
 			}
 			if !src.Known {
 				return mirrorOut{SourceShout: property.New(property.Computed)}, nil
@@ -1191,7 +1193,7 @@ func TestApplyErrFailsTheComponent(t *testing.T) {
 			shout, err := host.ApplyErr(func(v ...property.Value) (property.Value, error) {
 				switch g := v[0].AsString(); {
 				case g == "":
-					return property.Value{}, host.Errorf("greeting", "must not be empty")
+					return property.Value{}, diag.Errorf("greeting", "must not be empty")
 				case strings.Contains(g, " "):
 					return property.Value{}, fmt.Errorf("cannot shout %q: it has spaces", g)
 				default:

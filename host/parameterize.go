@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/blang/semver"
 )
 
@@ -115,7 +117,7 @@ func checkParameterized(r ParameterizeRequest, got Parameterized) error {
 	}
 	want, err := semver.Parse(r.Version)
 	if err != nil {
-		return &InputError{Message: fmt.Sprintf("package %s: version %q is not semver", r.Name, r.Version)}
+		return &diag.InputError{Message: fmt.Sprintf("package %s: version %q is not semver", r.Name, r.Version)}
 	}
 	if have, _ := semver.Parse(got.Provider.version); !have.Equals(want) {
 		return fmt.Errorf("asked for %s version %s, the function returned version %s", r.Name, r.Version, got.Provider.version)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -51,12 +53,12 @@ func shelfServer(t *testing.T) pulumirpc.ResourceProviderServer {
 			name, version, value := req.Name, req.Version, req.Value
 			if req.Args != nil { // pulumi package add shelf <name>
 				if len(req.Args) != 1 {
-					return host.Parameterized{}, host.Errorf("", "want one argument, the package name; got %q", req.Args)
+					return host.Parameterized{}, diag.Errorf("", "want one argument, the package name; got %q", req.Args)
 				}
 				name, version, value = req.Args[0], "1.0.0", []byte(req.Args[0])
 			}
 			if string(value) != name {
-				return host.Parameterized{}, host.Errorf("", "parameter %q names another package than %q", value, name)
+				return host.Parameterized{}, diag.Errorf("", "parameter %q names another package than %q", value, name)
 			}
 			q, err := host.New(name, host.WithVersion(version),
 				host.WithTypedResource[itemIn, itemState](name+":index:Item", item{pkg: name}))

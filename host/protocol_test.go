@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -23,7 +25,7 @@ func (namingResource) Check(_ context.Context, req host.CheckRequest) (host.Chec
 	if a := req.Autonaming; a != nil {
 		switch a.Mode {
 		case host.AutonamingDisable:
-			return host.CheckResponse{Failures: []host.PropertyError{{Path: "name", Reason: "autonaming is off: give a name"}}}, nil
+			return host.CheckResponse{Failures: []diag.CheckFailure{{Property: "name", Reason: "autonaming is off: give a name"}}}, nil
 		default:
 			name = a.ProposedName
 		}

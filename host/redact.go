@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
@@ -70,9 +72,9 @@ func redactErr(err error, secrets []string) error {
 		return &PartialError{ID: pe.ID, Outputs: pe.Outputs, Err: redactErr(pe.Err, secrets)}
 	}
 	if ie, ok := asInputError(err); ok {
-		out := &InputError{Message: redact(ie.Message, secrets)}
-		for _, p := range ie.Properties {
-			out.Properties = append(out.Properties, PropertyError{Path: p.Path, Reason: redact(p.Reason, secrets)})
+		out := &diag.InputError{Message: redact(ie.Message, secrets)}
+		for _, f := range ie.Failures {
+			out.Failures = append(out.Failures, diag.CheckFailure{Property: f.Property, Reason: redact(f.Reason, secrets)})
 		}
 		if err == error(ie) {
 			return out

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -39,12 +41,12 @@ func TestSecretAt(t *testing.T) {
 // one), so such details go into the message instead.
 func TestConstructDetailsNeverPointAtSecrets(t *testing.T) {
 	t.Parallel()
-	ie := &InputError{Message: "invalid inputs", Properties: []PropertyError{
-		{Path: "labels.site", Reason: "bad site"},
-		{Path: "", Reason: "inputs do not fit together"},
-		{Path: "size", Reason: "too big"},
+	ie := &diag.InputError{Message: "invalid inputs", Failures: []diag.CheckFailure{
+		{Property: "labels.site", Reason: "bad site"},
+		{Property: "", Reason: "inputs do not fit together"},
+		{Property: "size", Reason: "too big"},
 	}}
-	got := ie.inputPropertiesError(secretInputs)
+	got := inputPropertiesError(ie, secretInputs)
 	var details []string
 	for _, d := range got.Errors {
 		details = append(details, d.PropertyPath)
@@ -63,10 +65,10 @@ func TestConstructDetailsNeverPointAtSecrets(t *testing.T) {
 // top-level key, so a failure about a secret names no property.
 func TestCheckFailuresNeverPointAtSecrets(t *testing.T) {
 	t.Parallel()
-	fs := checkFailures([]PropertyError{
-		{Path: "a.b", Reason: "unknown property"},
-		{Path: "labels.site", Reason: "is " + testSecret},
-		{Path: "size", Reason: "too big"},
+	fs := checkFailures([]diag.CheckFailure{
+		{Property: "a.b", Reason: "unknown property"},
+		{Property: "labels.site", Reason: "is " + testSecret},
+		{Property: "size", Reason: "too big"},
 	}, secretInputs)
 	var got []string
 	for _, f := range fs {
@@ -82,7 +84,7 @@ func TestCheckFailuresNeverPointAtSecrets(t *testing.T) {
 // input error and the inputs hold secrets.
 func TestPartialInputErrorKeepsID(t *testing.T) {
 	t.Parallel()
-	err := newServer(nil).crudError(&PartialError{ID: "i-1", Err: Errorf("size", "%s is too big", testSecret)}, secretInputs)
+	err := newServer(nil).crudError(&PartialError{ID: "i-1", Err: diag.Errorf("size", "%s is too big", testSecret)}, secretInputs)
 	rerr, ok := rpcerror.FromError(err)
 	if !ok {
 		t.Fatalf("not a gRPC error: %v", err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -55,7 +57,7 @@ func (c *Component) Resolve(ctx context.Context, v property.Value) (Resolved, er
 		if c.info.DryRun && ref.ID.IsComputed() {
 			return out, nil // not known to the engine yet: a preview must not fail on it
 		}
-		return out, &StepError{Token: c.token, Name: c.name, Step: "resolve reference to " + string(out.URN), Err: err}
+		return out, &diag.StepError{Token: c.token, Name: c.name, Step: "resolve reference to " + string(out.URN), Err: err}
 	}
 	out.ID, out.Provider, out.Known = res.ID, res.Provider, true
 	out.State = dependingOn(property.New(res.State), ref.URN).AsMap()

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -109,7 +111,7 @@ func TestRefDecodesAndEncodes(t *testing.T) {
 	}
 	_, err = h.Construct(context.Background(), hosttest.ConstructRequest{Type: "yard:index:Yard", Name: "y2",
 		Inputs: property.NewMap(map[string]property.Value{"shed": property.New("s-1")})})
-	if ie, ok := err.(*host.InputError); !ok || len(ie.Properties) != 1 || ie.Properties[0].Path != "shed" {
+	if ie, ok := err.(*diag.InputError); !ok || len(ie.Failures) != 1 || ie.Failures[0].Property != "shed" {
 		t.Errorf("a string for a Ref: %v, want an input error naming shed", err)
 	}
 }

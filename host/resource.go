@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -86,7 +88,7 @@ const (
 // CheckResponse returns the checked inputs, or the failures.
 type CheckResponse struct {
 	Inputs   property.Map
-	Failures []PropertyError
+	Failures []diag.CheckFailure
 }
 
 // DiffRequest compares the recorded state with new inputs.

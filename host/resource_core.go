@@ -42,11 +42,7 @@ func (p *Provider) check(ctx context.Context, req CheckRequest) (CheckResponse, 
 		return CheckResponse{Inputs: req.Inputs}, nil
 	}
 	inputs := applyDefaults(spec.InputProperties, req.Inputs)
-	var failures []PropertyError
-	for _, f := range p.schema.Check(spec.Inputs(), inputs) {
-		failures = append(failures, PropertyError{Path: f.Path, Reason: f.Reason})
-	}
-	return CheckResponse{Inputs: inputs, Failures: failures}, nil
+	return CheckResponse{Inputs: inputs, Failures: p.schema.Check(spec.Inputs(), inputs)}, nil
 }
 
 // applyDefaults fills schema defaults for absent inputs and marks inputs

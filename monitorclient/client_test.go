@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/polyhost/polyhost/host/hosttest"
-	"github.com/polyhost/polyhost/monitorclient"
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
@@ -22,6 +22,9 @@ import (
 	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/polyhost/polyhost/host/hosttest"
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 const (
@@ -423,7 +426,7 @@ func TestInvoke(t *testing.T) {
 		case "pkg:index:echo":
 			return hosttest.InvokeResult{Return: inv.Args}, nil
 		case "pkg:index:bad":
-			return hosttest.InvokeResult{Failures: []hosttest.CheckFailure{{Property: "x", Reason: "must be positive"}}}, nil
+			return hosttest.InvokeResult{Failures: []diag.CheckFailure{{Property: "x", Reason: "must be positive"}}}, nil
 		case "pkg:index:pending":
 			return hosttest.InvokeResult{Unknown: true}, nil
 		}
@@ -449,7 +452,7 @@ func TestInvoke(t *testing.T) {
 
 	_, err = c.Invoke(ctx, monitorclient.InvokeRequest{Token: "pkg:index:bad"})
 	var fe *monitorclient.FailuresError
-	if !errors.As(err, &fe) || len(fe.Failures) != 1 || fe.Failures[0] != (monitorclient.CheckFailure{Property: "x", Reason: "must be positive"}) {
+	if !errors.As(err, &fe) || len(fe.Failures) != 1 || fe.Failures[0] != (diag.CheckFailure{Property: "x", Reason: "must be positive"}) {
 		t.Errorf("failures: %v", err)
 	}
 	if err != nil && err.Error() != "invoke pkg:index:bad: provider reported failures: must be positive (x)" {
@@ -471,7 +474,7 @@ func TestCall(t *testing.T) {
 	t.Parallel()
 	m := hosttest.Start(t, hosttest.WithCallHook(func(call hosttest.Call) (hosttest.CallResult, error) {
 		if call.Token == "pkg:index:Comp/bad" {
-			return hosttest.CallResult{Failures: []hosttest.CheckFailure{{Reason: "no"}}}, nil
+			return hosttest.CallResult{Failures: []diag.CheckFailure{{Reason: "no"}}}, nil
 		}
 		return hosttest.CallResult{
 			Return:             pmap(map[string]property.Value{"res": withDeps(str("r"), otherURN)}),

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -490,10 +492,10 @@ func toRPCInvokeRequest(req InvokeRequest, f Features) (*pulumirpc.ResourceInvok
 	}, nil
 }
 
-func fromRPCFailures(fs []*pulumirpc.CheckFailure) []CheckFailure {
-	out := make([]CheckFailure, len(fs))
+func fromRPCFailures(fs []*pulumirpc.CheckFailure) []diag.CheckFailure {
+	out := make([]diag.CheckFailure, len(fs))
 	for i, f := range fs {
-		out[i] = CheckFailure{Property: f.GetProperty(), Reason: f.GetReason()}
+		out[i] = diag.CheckFailure{Property: f.GetProperty(), Reason: f.GetReason()}
 	}
 	return out
 }

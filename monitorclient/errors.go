@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"google.golang.org/grpc/status"
 )
 
@@ -35,7 +37,7 @@ func (e *RPCError) Unwrap() error { return e.Err }
 // errors.As.
 type FailuresError struct {
 	Token    string
-	Failures []CheckFailure
+	Failures []diag.CheckFailure
 }
 
 func (e *FailuresError) Error() string {

@@ -313,12 +313,6 @@ type CallResponse struct {
 	ReturnDependencies map[string][]urn.URN
 }
 
-// CheckFailure is one input the provider rejected.
-type CheckFailure struct {
-	Property string
-	Reason   string
-}
-
 // Severity of a log message.
 type Severity int
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -44,11 +46,11 @@ func (b *backend) configure(ctx context.Context, config Config) error {
 	case u.IsComputed():
 		return nil
 	case !u.IsString():
-		return host.Errorf("storageUrl", "must be a string")
+		return diag.Errorf("storageUrl", "must be a string")
 	}
 	st, err := storage.Open(ctx, u.AsString())
 	if err != nil {
-		return host.Errorf("storageUrl", "%v", err)
+		return diag.Errorf("storageUrl", "%v", err)
 	}
 	b.mu.Lock()
 	old := b.store
@@ -319,7 +321,7 @@ func (r BucketObject) Read(ctx context.Context, req host.ReadRequest) (host.Read
 	}
 	bucket, key, ok := strings.Cut(string(req.ID), "/")
 	if !ok {
-		return host.ReadResponse{}, host.Errorf("id", "object IDs have the form bucket/key, got %q", req.ID)
+		return host.ReadResponse{}, diag.Errorf("id", "object IDs have the form bucket/key, got %q", req.ID)
 	}
 	o, err := st.GetObject(ctx, bucket, key)
 	if errors.Is(err, storage.ErrNotFound) {

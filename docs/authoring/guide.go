@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -46,7 +48,7 @@ type Config struct {
 
 func configure(ctx context.Context, cfg Config) error {
 	if cfg.Prefix != nil && strings.Contains(*cfg.Prefix, "\n") {
-		return host.Errorf("prefix", "must be a single line")
+		return diag.Errorf("prefix", "must be a single line")
 	}
 	return nil
 }
@@ -139,7 +141,7 @@ type BoardOutputs struct {
 // NewBoard registers a Note per note, concurrently.
 func NewBoard(ctx context.Context, c *host.Component, args BoardArgs) (BoardOutputs, error) {
 	if len(args.Notes) == 0 {
-		return BoardOutputs{}, host.Errorf("notes", "a board needs at least one note")
+		return BoardOutputs{}, diag.Errorf("notes", "a board needs at least one note")
 	}
 	names := slices.Sorted(maps.Keys(args.Notes))
 	texts := make([]property.Value, len(names))
@@ -183,7 +185,7 @@ type CardOutputs struct {
 func NewCard(ctx context.Context, c *host.Component, args CardArgs) (CardOutputs, error) {
 	board, err := c.Resolve(ctx, args.Board)
 	if err != nil {
-		return CardOutputs{}, host.Errorf("board", "%v", err)
+		return CardOutputs{}, diag.Errorf("board", "%v", err)
 	}
 	if !board.Known {
 		return CardOutputs{Shown: property.New(property.Computed)}, nil
@@ -191,7 +193,7 @@ func NewCard(ctx context.Context, c *host.Component, args CardArgs) (CardOutputs
 	shown, err := host.ApplyErr(func(v ...property.Value) (property.Value, error) {
 		text, ok := v[0].AsMap().GetOk(args.Note)
 		if !ok {
-			return property.Value{}, host.Errorf("note", "the board has no note %q", args.Note)
+			return property.Value{}, diag.Errorf("note", "the board has no note %q", args.Note)
 		}
 		return property.New(strings.ToUpper(text.AsString())), nil
 	}, board.State.Get("texts"))

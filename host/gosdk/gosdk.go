@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -281,7 +283,7 @@ func keepsSecrets[A any](inputs property.Map) error {
 		if !ok || !v.HasSecrets() || keepsSecret(f.Type) {
 			continue
 		}
-		return host.Errorf(name, "is secret, but the component reads it into %s.%s, a plain %s, which would keep it as plaintext; "+
+		return diag.Errorf(name, "is secret, but the component reads it into %s.%s, a plain %s, which would keep it as plaintext; "+
 			"the component's author must make the field a pulumi Input type (for example pulumi.StringInput)", t.Name(), f.Name, f.Type)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -48,7 +50,7 @@ func NewGreeter(ctx *pulumi.Context, name string, args *GreeterArgs, opts ...pul
 		panic("greeter " + name + " panicked")
 	}
 	if args.Prefix == "bad" {
-		return nil, host.Errorf("prefix", "must not be %q", args.Prefix)
+		return nil, diag.Errorf("prefix", "must not be %q", args.Prefix)
 	}
 	thing := &Thing{}
 	if err := ctx.RegisterResource("test:index:Thing", name+"-thing", pulumi.Map{"text": args.Name}, thing, pulumi.Parent(g)); err != nil {
@@ -65,7 +67,7 @@ type greetArgs struct {
 
 func greet(ctx *pulumi.Context, self *Greeter, args greetArgs) (pulumi.StringOutput, error) {
 	if p, ok := args.Punctuation.(pulumi.String); ok && len(p) > 3 {
-		return pulumi.StringOutput{}, host.Errorf("punctuation", "at most 3 characters, got %d", len(p))
+		return pulumi.StringOutput{}, diag.Errorf("punctuation", "at most 3 characters, got %d", len(p))
 	}
 	return pulumi.Sprintf("%s%s", self.Greeting, args.Punctuation), nil
 }

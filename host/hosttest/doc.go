@@ -11,7 +11,7 @@
 // methods of other packages). [Harness.Construct] and [Harness.Call] send
 // what a program's engine sends and return outputs with their secret,
 // unknown and dependency markers; a user's mistake comes back as a
-// *host.InputError. [Harness.RegisterProvider] registers an explicit
+// *diag.InputError. [Harness.RegisterProvider] registers an explicit
 // provider as a program does: a provider of the package gets an instance
 // of its own, configured, which serves what is given it.
 // [Harness.Create], [Harness.Diff], [Harness.Update], [Harness.Read] and

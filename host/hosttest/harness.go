@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -96,7 +98,7 @@ type ProviderRequest struct {
 // returns its reference for ConstructRequest.Providers and the like. A
 // provider of the harness's package gets an instance of its own (as the
 // engine starts a plugin per provider), checked and configured with
-// req.Config: a check failure comes back as a *host.InputError naming the
+// req.Config: a check failure comes back as a *diag.InputError naming the
 // value. Components constructed with it in Providers, and with
 // WithOwnResources the custom children registered with it, are served by
 // that instance, whose backends see its configuration. The provider's
@@ -197,7 +199,7 @@ type ConstructResponse struct {
 }
 
 // Construct builds a component. A user's mistake comes back as a
-// *host.InputError naming the properties; other failures as the error the
+// *diag.InputError naming the properties; other failures as the error the
 // engine would print.
 func (h *Harness) Construct(ctx context.Context, req ConstructRequest) (ConstructResponse, error) {
 	inputs, err := wire.MarshalMap(req.Inputs, wire.MarshalOptions{Secrets: true, Resources: true})
@@ -248,7 +250,7 @@ type CallRequest struct {
 // it refused.
 type CallResponse struct {
 	Return   property.Map
-	Failures []host.PropertyError
+	Failures []diag.CheckFailure
 }
 
 // Call calls a method.
@@ -286,7 +288,7 @@ func (h *Harness) Call(ctx context.Context, req CallRequest) (CallResponse, erro
 // Configure configures the default provider as the engine does before it
 // uses it: CheckConfig, then Configure with the checked values. Values are
 // keyed by name ("prefix", not "pkg:prefix"). A check failure comes back
-// as a *host.InputError naming the value; an error of the configure
+// as a *diag.InputError naming the value; an error of the configure
 // function as the status the engine gets.
 func (h *Harness) Configure(ctx context.Context, config property.Map) error {
 	checked, err := checkConfig(ctx, h.server, config)
@@ -307,7 +309,7 @@ func checkConfig(ctx context.Context, s pulumirpc.ResourceProviderServer, config
 		return property.Map{}, inputError(err)
 	}
 	if fs := checked.GetFailures(); len(fs) > 0 {
-		return property.Map{}, &host.InputError{Message: "invalid configuration", Properties: failures(fs)}
+		return property.Map{}, &diag.InputError{Message: "invalid configuration", Failures: failures(fs)}
 	}
 	return wire.UnmarshalMap(checked.GetInputs(), wire.UnmarshalOptions{})
 }
@@ -327,7 +329,7 @@ func configure(ctx context.Context, s pulumirpc.ResourceProviderServer, checked 
 // InvokeResponse is a function's result, or the arguments it refused.
 type InvokeResponse struct {
 	Return   property.Map
-	Failures []host.PropertyError
+	Failures []diag.CheckFailure
 }
 
 // Invoke calls one of the provider's functions.
@@ -345,10 +347,10 @@ func (h *Harness) Invoke(ctx context.Context, token string, args property.Map) (
 	return out, err
 }
 
-func failures(fs []*pulumirpc.CheckFailure) []host.PropertyError {
-	var out []host.PropertyError
+func failures(fs []*pulumirpc.CheckFailure) []diag.CheckFailure {
+	var out []diag.CheckFailure
 	for _, f := range fs {
-		out = append(out, host.PropertyError{Path: f.GetProperty(), Reason: f.GetReason()})
+		out = append(out, diag.CheckFailure{Property: f.GetProperty(), Reason: f.GetReason()})
 	}
 	return out
 }
@@ -374,7 +376,7 @@ func unmarshal(s *structpb.Struct, deps map[string][]string) (property.Map, erro
 	return m, nil
 }
 
-// inputError turns an InputPropertiesError status into a *host.InputError.
+// inputError turns an InputPropertiesError status into a *diag.InputError.
 func inputError(err error) error {
 	if err == nil {
 		return nil
@@ -385,9 +387,9 @@ func inputError(err error) error {
 	}
 	for _, d := range st.Details() {
 		if ipe, ok := d.(*pulumirpc.InputPropertiesError); ok {
-			out := &host.InputError{Message: st.Message()}
+			out := &diag.InputError{Message: st.Message()}
 			for _, e := range ipe.GetErrors() {
-				out.Properties = append(out.Properties, host.PropertyError{Path: e.GetPropertyPath(), Reason: e.GetReason()})
+				out.Failures = append(out.Failures, diag.CheckFailure{Property: e.GetPropertyPath(), Reason: e.GetReason()})
 			}
 			return out
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -46,7 +48,7 @@ func (note) state(req host.ResourceInfo, inputs property.Map) property.Map {
 
 func (note) Check(ctx context.Context, req host.CheckRequest) (host.CheckResponse, error) {
 	if req.Inputs.Get("text").AsString() == "bad" {
-		return host.CheckResponse{Failures: []host.PropertyError{{Path: "text", Reason: "is bad"}}}, nil
+		return host.CheckResponse{Failures: []diag.CheckFailure{{Property: "text", Reason: "is bad"}}}, nil
 	}
 	return host.CheckResponse{Inputs: req.Inputs}, nil
 }
@@ -242,8 +244,8 @@ func TestExplicitProviders(t *testing.T) {
 	// A configuration that fails the check names the value.
 	_, err = h.RegisterProvider(ctx, hosttest.ProviderRequest{Name: "bad",
 		Config: property.NewMap(map[string]property.Value{"prefix": property.New(3.0)})})
-	var inputErr *host.InputError
-	if !errors.As(err, &inputErr) || len(inputErr.Properties) != 1 || inputErr.Properties[0].Path != "prefix" {
+	var inputErr *diag.InputError
+	if !errors.As(err, &inputErr) || len(inputErr.Failures) != 1 || inputErr.Failures[0].Property != "prefix" {
 		t.Errorf("bad config: %v, want an InputError on prefix", err)
 	}
 	// A reference the harness never registered is refused, naming it.
@@ -299,8 +301,8 @@ func TestResourceLifecycle(t *testing.T) {
 		t.Errorf("delete: %v", err)
 	}
 	_, err = h.Create(ctx, hosttest.CreateRequest{Type: "notes:index:Note", Name: "bad", Inputs: text("bad")})
-	var inputErr *host.InputError
-	if !errors.As(err, &inputErr) || inputErr.Properties[0].Path != "text" {
+	var inputErr *diag.InputError
+	if !errors.As(err, &inputErr) || inputErr.Failures[0].Property != "text" {
 		t.Errorf("create bad: %v, want an InputError on text", err)
 	}
 }

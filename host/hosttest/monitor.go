@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -109,7 +111,7 @@ type Invocation struct {
 // InvokeResult is what an invoke hook answers.
 type InvokeResult struct {
 	Return   property.Map
-	Failures []CheckFailure
+	Failures []diag.CheckFailure
 	Unknown  bool
 }
 
@@ -127,12 +129,7 @@ type Call struct {
 type CallResult struct {
 	Return             property.Map
 	ReturnDependencies map[string][]string
-	Failures           []CheckFailure
-}
-
-// CheckFailure is a provider-reported input failure.
-type CheckFailure struct {
-	Property, Reason string
+	Failures           []diag.CheckFailure
 }
 
 // LogEntry is one Engine.Log request.

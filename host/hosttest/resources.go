@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -56,7 +58,7 @@ type CreateRequest struct {
 }
 
 // Create checks and creates a resource, with preview set in a preview.
-// A check failure comes back as a *host.InputError naming the properties.
+// A check failure comes back as a *diag.InputError naming the properties.
 func (h *Harness) Create(ctx context.Context, req CreateRequest) (Resource, error) {
 	server, err := h.serverFor(req.Provider)
 	if err != nil {
@@ -91,7 +93,7 @@ func (h *Harness) create(ctx context.Context, server pulumirpc.ResourceProviderS
 	return Resource{URN: u, ID: resource.ID(created.GetId()), Inputs: checked, Outputs: outputs}, err
 }
 
-// check is the engine's Check; failures come back as a *host.InputError.
+// check is the engine's Check; failures come back as a *diag.InputError.
 func check(ctx context.Context, server pulumirpc.ResourceProviderServer, u urn.URN, olds, news property.Map) (property.Map, error) {
 	wireOlds, err := marshal(olds)
 	if err != nil {
@@ -108,7 +110,7 @@ func check(ctx context.Context, server pulumirpc.ResourceProviderServer, u urn.U
 		return property.Map{}, inputError(err)
 	}
 	if fs := checked.GetFailures(); len(fs) > 0 {
-		return property.Map{}, &host.InputError{Message: fmt.Sprintf("%s: check failed", u), Properties: failures(fs)}
+		return property.Map{}, &diag.InputError{Message: fmt.Sprintf("%s: check failed", u), Failures: failures(fs)}
 	}
 	return unmarshalCRUD(checked.GetInputs())
 }

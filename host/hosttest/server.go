@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
@@ -385,7 +387,7 @@ func (s *monitorServer) RegisterResourceOutputs(
 	return &emptypb.Empty{}, nil
 }
 
-func toRPCFailures(fs []CheckFailure) []*pulumirpc.CheckFailure {
+func toRPCFailures(fs []diag.CheckFailure) []*pulumirpc.CheckFailure {
 	var out []*pulumirpc.CheckFailure
 	for _, f := range fs {
 		out = append(out, &pulumirpc.CheckFailure{Property: f.Property, Reason: f.Reason})
@@ -401,7 +403,7 @@ func (s *monitorServer) Invoke(
 		return nil, status.Errorf(codes.InvalidArgument, "decoding args: %v", err)
 	}
 	var ret property.Map
-	var failures []CheckFailure
+	var failures []diag.CheckFailure
 	if req.GetTok() == "pulumi:pulumi:getResource" {
 		ret, err = s.getResource(args)
 	} else {

@@ -5,12 +5,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	sdkprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
 
 	"github.com/polyhost/polyhost/components"
-	"github.com/polyhost/polyhost/host"
 )
 
 // Bucket is a sitekit:index:Bucket child, with the outputs the site uses.
@@ -203,7 +204,7 @@ func call(ctx *pulumi.Context, tok string, args sdkprovider.CallArgs) (*sdkprovi
 // PageURL is Site.pageUrl for host/gosdk (tests/bench/cmd/sitekit-gosdk).
 func PageURL(ctx *pulumi.Context, self *Site, args PageURLArgs) (URLResult, error) {
 	if p, ok := args.Page.(pulumi.String); ok && strings.Contains(string(p), "..") {
-		return URLResult{}, host.Errorf("page", `must not contain ".."`)
+		return URLResult{}, diag.Errorf("page", `must not contain ".."`)
 	}
 	return pageURL(self.URL, args.Page), nil
 }

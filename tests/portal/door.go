@@ -3,6 +3,8 @@ package portal
 import (
 	"context"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -61,7 +63,7 @@ type DoorOutputs struct {
 func BuildDoor(ctx context.Context, c *host.Component, args DoorArgs) (DoorOutputs, error) {
 	gate, err := c.Resolve(ctx, args.Gate)
 	if err != nil {
-		return DoorOutputs{}, host.Errorf("gate", "%v", err)
+		return DoorOutputs{}, diag.Errorf("gate", "%v", err)
 	}
 	label := property.New(property.Computed)
 	if gate.Known {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -42,7 +44,7 @@ type RawPortalOutputs struct {
 func BuildRawPortal(ctx context.Context, c *host.Component, args RawPortalArgs) (RawPortalOutputs, error) {
 	neighbour, err := c.Resolve(ctx, args.Neighbour.Value)
 	if err != nil {
-		return RawPortalOutputs{}, host.Errorf("neighbour", "%v", err)
+		return RawPortalOutputs{}, diag.Errorf("neighbour", "%v", err)
 	}
 	bucket := property.New(property.Computed)
 	if neighbour.Known {

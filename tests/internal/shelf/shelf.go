@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -54,11 +56,11 @@ func Parameterize(_ context.Context, req host.ParameterizeRequest) (host.Paramet
 	version := req.Version
 	if req.Args != nil {
 		if len(req.Args) != 2 {
-			return host.Parameterized{}, host.Errorf("", "want two arguments, the kind and the section; got %q", req.Args)
+			return host.Parameterized{}, diag.Errorf("", "want two arguments, the kind and the section; got %q", req.Args)
 		}
 		param, version = Parameter{Kind: req.Args[0], Section: req.Args[1]}, KindVersion
 	} else if err := json.Unmarshal(req.Value, &param); err != nil {
-		return host.Parameterized{}, host.Errorf("", "parameter of %s: %v", req.Name, err)
+		return host.Parameterized{}, diag.Errorf("", "parameter of %s: %v", req.Name, err)
 	}
 	value, err := json.Marshal(param)
 	if err != nil {

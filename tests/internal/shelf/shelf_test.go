@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/diag"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -140,12 +142,12 @@ func TestHookHoldsAnotherPackagesGate(t *testing.T) {
 	want := "expected a reference to a portal:index/gate:Gate resource, got a shelf:index:Hook"
 	_, err = h.Construct(ctx, hosttest.ConstructRequest{Type: shelf.HookType, Name: "bad",
 		Inputs: property.NewMap(map[string]property.Value{"gate": other})})
-	if ie, ok := err.(*host.InputError); !ok || len(ie.Properties) != 1 || ie.Properties[0].Path != "gate" || ie.Properties[0].Reason != want {
+	if ie, ok := err.(*diag.InputError); !ok || len(ie.Failures) != 1 || ie.Failures[0].Property != "gate" || ie.Failures[0].Reason != want {
 		t.Errorf("a Hook given a Hook: %v, want an input error naming gate: %s", err, want)
 	}
 	sw, err = h.Call(ctx, hosttest.CallRequest{Token: shelf.HookSwitch, Self: hook.URN,
 		Args: property.NewMap(map[string]property.Value{"gate": other})})
-	if err != nil || len(sw.Failures) != 1 || sw.Failures[0].Path != "gate" || sw.Failures[0].Reason != want {
+	if err != nil || len(sw.Failures) != 1 || sw.Failures[0].Property != "gate" || sw.Failures[0].Reason != want {
 		t.Errorf("switch to a Hook: %v %v, want a failure naming gate: %s", err, sw.Failures, want)
 	}
 }
