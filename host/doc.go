@@ -56,9 +56,9 @@
 // against the schema and names every difference. [WithoutSchema] opts out
 // of both.
 //
-// A custom resource's backend ([Resource]) finds the provider's
-// configuration in every request ([ResourceInfo].Config), and in Check the
-// program's autonaming configuration ([CheckRequest].Autonaming). Strings
+// A custom resource's backend ([custom.Resource]) finds the provider's
+// configuration in every request ([custom.ResourceInfo].Config), and in Check the
+// program's autonaming configuration ([custom.CheckRequest].Autonaming). Strings
 // that are not valid UTF-8 travel as byte strings where the engine reads
 // them, and a function learns whether it runs in a preview with
 // [InPreview].

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -139,12 +140,12 @@ func TestConfigureInputErrorOnTheWire(t *testing.T) {
 // checkedResource fails Check on every input it is given.
 type checkedResource struct{ slowResource }
 
-func (checkedResource) Check(_ context.Context, req host.CheckRequest) (host.CheckResponse, error) {
+func (checkedResource) Check(_ context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
 	var fs []diag.CheckFailure
 	for k := range req.Inputs.All {
 		fs = append(fs, diag.CheckFailure{Property: k, Reason: "is not allowed"})
 	}
-	return host.CheckResponse{Inputs: req.Inputs, Failures: fs}, nil
+	return custom.CheckResponse{Inputs: req.Inputs, Failures: fs}, nil
 }
 
 // The engine prints the input at a check failure's property beside it, so a

@@ -220,7 +220,7 @@ func (g *generator) resource(tok string) *yaml.Node {
 	case !typed:
 		g.fail("%s: registered with WithResource, which says nothing of its Go types; register it with WithTypedResource[Inputs, State]", tok)
 		return r
-	case reflect.TypeOf(sh.fn) != nil: // the Resource
+	case reflect.TypeOf(sh.fn) != nil: // the custom.Resource
 		addText(r, "description", g.docs.Type(elem(reflect.TypeOf(sh.fn))))
 	}
 	props, required := g.object(tok+" inputs", sh.args)

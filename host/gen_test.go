@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 
@@ -70,7 +71,7 @@ type TillState struct {
 	Pin    string `pulumi:"pin,secret"`
 }
 
-type till struct{ host.Resource }
+type till struct{ custom.Resource }
 
 type OpenArgs struct {
 	Hour int `pulumi:"hour"`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/host/schema"
 )
@@ -63,7 +64,7 @@ func enumValues(t reflect.Type) (vals []anyEnumValue, ok bool) {
 // [WithResource] does, and says its inputs are a struct In and its state
 // (outputs) a struct State, tagged as component arguments are. The host
 // checks them against the schema, or builds the schema from them.
-func WithTypedResource[In, State any](token string, r Resource) Option {
+func WithTypedResource[In, State any](token string, r custom.Resource) Option {
 	return func(p *Provider) error {
 		if err := WithResource(token, r)(p); err != nil {
 			return err
@@ -145,7 +146,7 @@ var (
 // Ref is a reference to a resource whose Go type is T, with its secret,
 // unknown and dependency markers (an unknown in a preview): a field of type
 // Ref[T] is, in the schema, a reference to the resource this provider
-// registers with that Go type (a custom resource's [Resource] or its state
+// registers with that Go type (a custom resource's [custom.Resource] or its state
 // given to [WithTypedResource], a component's outputs struct, a host/gosdk
 // component's type) or that [WithResourceRef] names. A field of type
 // property.Value with the tag option type=<token> says the same.

@@ -135,7 +135,7 @@ func constructErrorToStatus(err error, ins ...property.Map) error {
 //   - configure_with_urn: a plugin process serves one provider resource,
 //     and nothing the host does needs its URN, name or ID;
 //   - supports_views: the host creates no view resources;
-//   - sends_old_outputs_to_check: CheckRequest offers backends the old
+//   - sends_old_outputs_to_check: custom.CheckRequest offers backends the old
 //     inputs only, as before;
 //   - supports_refresh_before_update: no backend can ask for a refresh
 //     before its update.
@@ -157,7 +157,7 @@ const (
 	// Byte strings decode into strings.
 	acceptsByteString = true
 	// Check passes the engine's autonaming options to backends
-	// (CheckRequest.Autonaming).
+	// (custom.CheckRequest.Autonaming).
 	supportsAutonaming = true
 )
 

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
@@ -27,7 +28,7 @@ var codecSchema string
 // unknown in a preview; a name "fail" fails, "partial" fails partly.
 type codecThing struct{}
 
-func (codecThing) Create(_ context.Context, req CreateRequest) (CreateResponse, error) {
+func (codecThing) Create(_ context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
 	out := req.Inputs.Set("ref", property.New(property.ResourceReference{URN: urn.URN("urn:pulumi:dev::p::test:index:Thing::other"), ID: property.New("i-2")}))
 	str := func(k string) string {
 		if v := req.Inputs.Get(k); v.IsString() {
@@ -37,22 +38,22 @@ func (codecThing) Create(_ context.Context, req CreateRequest) (CreateResponse, 
 	}
 	switch str("name") {
 	case "fail":
-		return CreateResponse{}, errors.New("no room for " + str("password"))
+		return custom.CreateResponse{}, errors.New("no room for " + str("password"))
 	case "partial":
-		return CreateResponse{}, &PartialError{ID: "i-1", Outputs: out, Err: errors.New("half made")}
+		return custom.CreateResponse{}, &custom.PartialError{ID: "i-1", Outputs: out, Err: errors.New("half made")}
 	case "unknown":
 		out = out.Set("size", property.New(property.Computed))
 	}
-	return CreateResponse{ID: "i-1", Outputs: out}, nil
+	return custom.CreateResponse{ID: "i-1", Outputs: out}, nil
 }
-func (codecThing) Read(context.Context, ReadRequest) (ReadResponse, error) {
-	return ReadResponse{}, nil
+func (codecThing) Read(context.Context, custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{}, nil
 }
-func (codecThing) Update(context.Context, UpdateRequest) (UpdateResponse, error) {
-	return UpdateResponse{}, nil
+func (codecThing) Update(context.Context, custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{}, nil
 }
-func (codecThing) Delete(context.Context, DeleteRequest) (DeleteResponse, error) {
-	return DeleteResponse{}, nil
+func (codecThing) Delete(context.Context, custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 func codecStruct(t *testing.T, m property.Map) *structpb.Struct {

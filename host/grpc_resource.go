@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
@@ -56,14 +57,14 @@ func (s *server) Check(ctx context.Context, req *pulumirpc.CheckRequest) (*pulum
 // news. It returns the checked inputs and the failures for the wire.
 func (s *server) check(ctx context.Context, req *pulumirpc.CheckRequest, olds, news property.Map) (property.Map, []*pulumirpc.CheckFailure, error) {
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	creq := CheckRequest{ResourceInfo: ri, OldInputs: olds, Inputs: news, RandomSeed: req.GetRandomSeed()}
+	creq := custom.CheckRequest{ResourceInfo: ri, OldInputs: olds, Inputs: news, RandomSeed: req.GetRandomSeed()}
 	if a := req.GetAutonaming(); a != nil {
-		creq.Autonaming = &Autonaming{ProposedName: a.GetProposedName()}
+		creq.Autonaming = &custom.Autonaming{ProposedName: a.GetProposedName()}
 		switch a.GetMode() {
 		case pulumirpc.CheckRequest_AutonamingOptions_ENFORCE:
-			creq.Autonaming.Mode = AutonamingEnforce
+			creq.Autonaming.Mode = custom.AutonamingEnforce
 		case pulumirpc.CheckRequest_AutonamingOptions_DISABLE:
-			creq.Autonaming.Mode = AutonamingDisable
+			creq.Autonaming.Mode = custom.AutonamingDisable
 		}
 	}
 	resp, err := s.p().check(ctx, creq)
@@ -73,8 +74,8 @@ func (s *server) check(ctx context.Context, req *pulumirpc.CheckRequest, olds, n
 	return resp.Inputs, checkFailures(resp.Failures, news, resp.Inputs, olds, ri.Config), nil
 }
 
-func (s *server) info(u, name, typ string) ResourceInfo {
-	return ResourceInfo{URN: urn.URN(u), Name: name, Type: typ, Config: s.p().currentConfig()}
+func (s *server) info(u, name, typ string) custom.ResourceInfo {
+	return custom.ResourceInfo{URN: urn.URN(u), Name: name, Type: typ, Config: s.p().currentConfig()}
 }
 
 func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
@@ -98,7 +99,7 @@ func (s *server) Diff(ctx context.Context, req *pulumirpc.DiffRequest) (*pulumir
 // diff is Diff after its values are read.
 func (s *server) diff(ctx context.Context, req *pulumirpc.DiffRequest, oldOutputs, oldInputs, news property.Map) (*pulumirpc.DiffResponse, error) {
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	d, err := s.p().diff(ctx, DiffRequest{
+	d, err := s.p().diff(ctx, custom.DiffRequest{
 		ResourceInfo: ri,
 		ID:           resource.ID(req.GetId()), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
 		IgnoreChanges: req.GetIgnoreChanges(),
@@ -143,7 +144,7 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 // resource's ID and outputs.
 func (s *server) create(ctx context.Context, req *pulumirpc.CreateRequest, inputs property.Map) (resource.ID, property.Map, error) {
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	resp, err := s.p().create(ctx, CreateRequest{
+	resp, err := s.p().create(ctx, custom.CreateRequest{
 		ResourceInfo: ri,
 		Inputs:       inputs, Timeout: seconds(req.GetTimeout()),
 	}, req.GetPreview())
@@ -163,7 +164,7 @@ func (s *server) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulumir
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	resp, err := s.p().read(ctx, ReadRequest{
+	resp, err := s.p().read(ctx, custom.ReadRequest{
 		ResourceInfo: ri,
 		ID:           resource.ID(req.GetId()), Inputs: inputs, Outputs: state,
 	})
@@ -198,7 +199,7 @@ func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pul
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	resp, err := s.p().update(ctx, UpdateRequest{
+	resp, err := s.p().update(ctx, custom.UpdateRequest{
 		ResourceInfo: ri,
 		ID:           resource.ID(req.GetId()), OldInputs: oldInputs, OldOutputs: oldOutputs, Inputs: news,
 		IgnoreChanges: req.GetIgnoreChanges(), Timeout: seconds(req.GetTimeout()),
@@ -223,7 +224,7 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 		return nil, badInput("inputs of "+req.GetUrn(), err)
 	}
 	ri := s.info(req.GetUrn(), req.GetName(), req.GetType())
-	err = s.p().delete(ctx, DeleteRequest{
+	err = s.p().delete(ctx, custom.DeleteRequest{
 		ResourceInfo: ri,
 		ID:           resource.ID(req.GetId()), Inputs: inputs, Outputs: state, Timeout: seconds(req.GetTimeout()),
 	})
@@ -238,7 +239,7 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 // inputs; all of ins are searched for secrets to redact.
 func (s *server) crudError(err error, ins ...property.Map) error {
 	err = redactErr(err, secretTexts(ins...))
-	var pe *PartialError
+	var pe *custom.PartialError
 	if !errors.As(err, &pe) {
 		return errorToStatus(err)
 	}

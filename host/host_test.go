@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
@@ -662,18 +663,18 @@ func TestResolveUnknownIDInPreview(t *testing.T) {
 
 type slowResource struct{}
 
-func (slowResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+func (slowResource) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
 	<-ctx.Done() // never finishes on its own
-	return host.CreateResponse{}, ctx.Err()
+	return custom.CreateResponse{}, ctx.Err()
 }
-func (slowResource) Read(context.Context, host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{}, nil
+func (slowResource) Read(context.Context, custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{}, nil
 }
-func (slowResource) Update(context.Context, host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{}, nil
+func (slowResource) Update(context.Context, custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{}, nil
 }
-func (slowResource) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (slowResource) Delete(context.Context, custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // The request's timeout bounds the backend call.
@@ -691,8 +692,8 @@ func TestCreateTimeoutBoundsBackend(t *testing.T) {
 
 type noteResource struct{ slowResource }
 
-func (noteResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: "n1", Outputs: property.NewMap(map[string]property.Value{"note": property.New("x")})}, nil
+func (noteResource) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: "n1", Outputs: property.NewMap(map[string]property.Value{"note": property.New("x")})}, nil
 }
 
 // A custom resource's outputs that its schema does not declare are stored,
@@ -1238,12 +1239,12 @@ func TestApplyErrFailsTheComponent(t *testing.T) {
 // configuration, and fails to update with the configured token.
 type regionResource struct{ slowResource }
 
-func (regionResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: resource.ID(req.Config.Get("region").AsString() + "/" + req.Name)}, nil
+func (regionResource) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: resource.ID(req.Config.Get("region").AsString() + "/" + req.Name)}, nil
 }
 
-func (regionResource) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{}, fmt.Errorf("token %s is revoked", req.Config.Get("token").AsString())
+func (regionResource) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{}, fmt.Errorf("token %s is revoked", req.Config.Get("token").AsString())
 }
 
 // A backend reads the provider's configuration in its requests; a secret

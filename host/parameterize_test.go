@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -31,17 +32,17 @@ type itemState struct {
 // item is a custom resource that records which package served it.
 type item struct{ pkg string }
 
-func (i item) Create(_ context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: "item", Outputs: req.Inputs.Set("package", property.New(i.pkg))}, nil
+func (i item) Create(_ context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: "item", Outputs: req.Inputs.Set("package", property.New(i.pkg))}, nil
 }
-func (item) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (item) Read(_ context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
-func (item) Update(_ context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: req.OldOutputs}, nil
+func (item) Update(_ context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: req.OldOutputs}, nil
 }
-func (item) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (item) Delete(context.Context, custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // shelfServer is a plugin "shelf" whose parameter is the name of the

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
@@ -20,17 +21,17 @@ import (
 // namingResource takes its name from the engine's autonaming options.
 type namingResource struct{ slowResource }
 
-func (namingResource) Check(_ context.Context, req host.CheckRequest) (host.CheckResponse, error) {
+func (namingResource) Check(_ context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
 	name := "generated-" + req.Name
 	if a := req.Autonaming; a != nil {
 		switch a.Mode {
-		case host.AutonamingDisable:
-			return host.CheckResponse{Failures: []diag.CheckFailure{{Property: "name", Reason: "autonaming is off: give a name"}}}, nil
+		case custom.AutonamingDisable:
+			return custom.CheckResponse{Failures: []diag.CheckFailure{{Property: "name", Reason: "autonaming is off: give a name"}}}, nil
 		default:
 			name = a.ProposedName
 		}
 	}
-	return host.CheckResponse{Inputs: req.Inputs.Set("name", property.New(name))}, nil
+	return custom.CheckResponse{Inputs: req.Inputs.Set("name", property.New(name))}, nil
 }
 
 // Handshake offers byte strings and autonaming; Check hands the engine's

@@ -13,6 +13,7 @@ import (
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/internal/hook"
 	"github.com/polyhost/polyhost/host/internal/instance"
 	"github.com/polyhost/polyhost/host/schema"
@@ -49,7 +50,7 @@ type definition struct {
 	schema  *schema.Package
 
 	components   map[string]constructor
-	resources    map[string]Resource
+	resources    map[string]custom.Resource
 	methods      map[string]method
 	functions    map[string]function
 	shapes       map[string]shape        // Go types per component, method, function and typed resource token
@@ -67,7 +68,7 @@ func newProvider(name string) *Provider {
 	return newInstance(&definition{
 		name:       name,
 		components: map[string]constructor{},
-		resources:  map[string]Resource{},
+		resources:  map[string]custom.Resource{},
 		methods:    map[string]method{},
 		functions:  map[string]function{},
 		shapes:     map[string]shape{},

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
 )
 
 // readSchemaYAML is the rd package, for Read.
@@ -29,8 +30,8 @@ type plainDoc struct {
 
 func (d plainDoc) ExactSecrets() bool { return d.exact }
 
-func (d plainDoc) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: d.ins, Outputs: d.outs}, nil
+func (d plainDoc) Read(_ context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: d.ins, Outputs: d.outs}, nil
 }
 
 func readDoc(t *testing.T, backend plainDoc, olds, state resource.PropertyMap) (resource.PropertyMap, resource.PropertyMap) {

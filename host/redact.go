@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -65,11 +66,11 @@ func redactErr(err error, secrets []string) error {
 	if err == nil || len(secrets) == 0 {
 		return err
 	}
-	var pe *PartialError
+	var pe *custom.PartialError
 	if errors.As(err, &pe) {
 		// First: a partial create's ID and state must reach the engine,
 		// whatever error it carries.
-		return &PartialError{ID: pe.ID, Outputs: pe.Outputs, Err: redactErr(pe.Err, secrets)}
+		return &custom.PartialError{ID: pe.ID, Outputs: pe.Outputs, Err: redactErr(pe.Err, secrets)}
 	}
 	if ie, ok := asInputError(err); ok {
 		out := &diag.InputError{Message: redact(ie.Message, secrets)}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -84,7 +85,7 @@ func TestCheckFailuresNeverPointAtSecrets(t *testing.T) {
 // input error and the inputs hold secrets.
 func TestPartialInputErrorKeepsID(t *testing.T) {
 	t.Parallel()
-	err := newServer(nil).crudError(&PartialError{ID: "i-1", Err: diag.Errorf("size", "%s is too big", testSecret)}, secretInputs)
+	err := newServer(nil).crudError(&custom.PartialError{ID: "i-1", Err: diag.Errorf("size", "%s is too big", testSecret)}, secretInputs)
 	rerr, ok := rpcerror.FromError(err)
 	if !ok {
 		t.Fatalf("not a gRPC error: %v", err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -19,9 +20,9 @@ import (
 // resource by its Resource's type, one with a module in its token, and a
 // component by its outputs struct.
 
-type shed struct{ host.Resource }
+type shed struct{ custom.Resource }
 
-type rack struct{ host.Resource }
+type rack struct{ custom.Resource }
 
 type ShedArgs struct {
 	Size int `pulumi:"size"`

@@ -9,11 +9,12 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/schema"
 )
 
 // resource finds the backend for a type token.
-func (p *Provider) resource(token string) (Resource, error) {
+func (p *Provider) resource(token string) (custom.Resource, error) {
 	r, ok := p.resources[token]
 	if !ok {
 		return nil, unknownToken(p, "resource type", token, p.resources)
@@ -29,20 +30,20 @@ func (p *Provider) resourceSchema(token string) (schema.Resource, bool) {
 	return p.schema.Resource(token)
 }
 
-func (p *Provider) check(ctx context.Context, req CheckRequest) (CheckResponse, error) {
+func (p *Provider) check(ctx context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
 	r, err := p.resource(req.Type)
 	if err != nil {
-		return CheckResponse{}, err
+		return custom.CheckResponse{}, err
 	}
-	if rc, ok := r.(ResourceWithCheck); ok {
+	if rc, ok := r.(custom.ResourceWithCheck); ok {
 		return rc.Check(ctx, req)
 	}
 	spec, ok := p.resourceSchema(req.Type)
 	if !ok {
-		return CheckResponse{Inputs: req.Inputs}, nil
+		return custom.CheckResponse{Inputs: req.Inputs}, nil
 	}
 	inputs := applyDefaults(spec.InputProperties, req.Inputs)
-	return CheckResponse{Inputs: inputs, Failures: p.schema.Check(spec.Inputs(), inputs)}, nil
+	return custom.CheckResponse{Inputs: inputs, Failures: p.schema.Check(spec.Inputs(), inputs)}, nil
 }
 
 // applyDefaults fills schema defaults for absent inputs and marks inputs
@@ -62,12 +63,12 @@ func applyDefaults(props map[string]schema.Property, inputs property.Map) proper
 	return inputs
 }
 
-func (p *Provider) diff(ctx context.Context, req DiffRequest) (DiffResponse, error) {
+func (p *Provider) diff(ctx context.Context, req custom.DiffRequest) (custom.DiffResponse, error) {
 	r, err := p.resource(req.Type)
 	if err != nil {
-		return DiffResponse{}, err
+		return custom.DiffResponse{}, err
 	}
-	if rd, ok := r.(ResourceWithDiff); ok {
+	if rd, ok := r.(custom.ResourceWithDiff); ok {
 		return rd.Diff(ctx, req)
 	}
 	spec, _ := p.resourceSchema(req.Type)
@@ -77,9 +78,9 @@ func (p *Provider) diff(ctx context.Context, req DiffRequest) (DiffResponse, err
 // defaultDiff compares old and new inputs key by key. A change to a
 // property marked replaceOnChanges in the schema replaces the resource;
 // keys in IgnoreChanges are skipped.
-func defaultDiff(spec schema.Resource, req DiffRequest) DiffResponse {
+func defaultDiff(spec schema.Resource, req custom.DiffRequest) custom.DiffResponse {
 	olds := req.OldInputs
-	resp := DiffResponse{Changes: map[string]DiffKind{}}
+	resp := custom.DiffResponse{Changes: map[string]custom.DiffKind{}}
 	keys := map[string]bool{}
 	for k := range olds.All {
 		keys[k] = true
@@ -97,14 +98,14 @@ func defaultDiff(spec schema.Resource, req DiffRequest) DiffResponse {
 			continue
 		}
 		replace := spec.InputProperties[k].ReplaceOnChanges || spec.InputProperties[k].WillReplaceOnChanges
-		var kind DiffKind
+		var kind custom.DiffKind
 		switch {
 		case !hasOld:
-			kind = pick(replace, DiffAddReplace, DiffAdd)
+			kind = pick(replace, custom.DiffAddReplace, custom.DiffAdd)
 		case !hasNew:
-			kind = pick(replace, DiffDeleteReplace, DiffDelete)
+			kind = pick(replace, custom.DiffDeleteReplace, custom.DiffDelete)
 		default:
-			kind = pick(replace, DiffUpdateReplace, DiffUpdate)
+			kind = pick(replace, custom.DiffUpdateReplace, custom.DiffUpdate)
 		}
 		resp.Changes[k] = kind
 		if replace {
@@ -125,7 +126,7 @@ func pick[T any](cond bool, a, b T) T {
 
 // warnUndeclaredState warns of a custom resource's outputs that its schema
 // does not declare. They are recorded all the same: the resource exists.
-func (p *Provider) warnUndeclaredState(ctx context.Context, info ResourceInfo, outputs property.Map) {
+func (p *Provider) warnUndeclaredState(ctx context.Context, info custom.ResourceInfo, outputs property.Map) {
 	if p.schema == nil {
 		return
 	}
@@ -145,13 +146,13 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 
 func noCancel() {}
 
-func (p *Provider) create(ctx context.Context, req CreateRequest, preview bool) (CreateResponse, error) {
+func (p *Provider) create(ctx context.Context, req custom.CreateRequest, preview bool) (custom.CreateResponse, error) {
 	r, err := p.resource(req.Type)
 	if err != nil {
-		return CreateResponse{}, err
+		return custom.CreateResponse{}, err
 	}
 	if preview {
-		return CreateResponse{Outputs: p.previewOutputs(req.Type, req.Inputs)}, nil
+		return custom.CreateResponse{Outputs: p.previewOutputs(req.Type, req.Inputs)}, nil
 	}
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
@@ -167,13 +168,13 @@ func (p *Provider) create(ctx context.Context, req CreateRequest, preview bool) 
 	return resp, nil
 }
 
-func (p *Provider) update(ctx context.Context, req UpdateRequest, preview bool) (UpdateResponse, error) {
+func (p *Provider) update(ctx context.Context, req custom.UpdateRequest, preview bool) (custom.UpdateResponse, error) {
 	r, err := p.resource(req.Type)
 	if err != nil {
-		return UpdateResponse{}, err
+		return custom.UpdateResponse{}, err
 	}
 	if preview {
-		return UpdateResponse{Outputs: p.previewOutputs(req.Type, req.Inputs)}, nil
+		return custom.UpdateResponse{Outputs: p.previewOutputs(req.Type, req.Inputs)}, nil
 	}
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
@@ -186,13 +187,13 @@ func (p *Provider) update(ctx context.Context, req UpdateRequest, preview bool) 
 	return resp, nil
 }
 
-func (p *Provider) read(ctx context.Context, req ReadRequest) (ReadResponse, error) {
+func (p *Provider) read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
 	r, err := p.resource(req.Type)
 	if err != nil {
-		return ReadResponse{}, err
+		return custom.ReadResponse{}, err
 	}
 	resp, err := r.Read(ctx, req)
-	if pe, ok := err.(*PartialError); ok {
+	if pe, ok := err.(*custom.PartialError); ok {
 		_, pe.Outputs = p.readSecrets(req, property.Map{}, pe.Outputs)
 	}
 	if err != nil || resp.ID == "" {
@@ -208,7 +209,7 @@ func (p *Provider) read(ctx context.Context, req ReadRequest) (ReadResponse, err
 // a secret anywhere in the old inputs (old outputs) is secret in the new
 // inputs (outputs), as are the schema's secret properties; outputs also
 // follow their same-named input.
-func (p *Provider) readSecrets(req ReadRequest, inputs, outputs property.Map) (property.Map, property.Map) {
+func (p *Provider) readSecrets(req custom.ReadRequest, inputs, outputs property.Map) (property.Map, property.Map) {
 	spec, _ := p.resourceSchema(req.Type)
 	for k, v := range inputs.All {
 		if spec.InputProperties[k].Secret || secretKey(k, req.Inputs) {
@@ -223,7 +224,7 @@ func (p *Provider) readSecrets(req ReadRequest, inputs, outputs property.Map) (p
 	return inputs, p.secretOutputs(req.Type, inputs, outputs, req.Inputs)
 }
 
-func (p *Provider) delete(ctx context.Context, req DeleteRequest) error {
+func (p *Provider) delete(ctx context.Context, req custom.DeleteRequest) error {
 	r, err := p.resource(req.Type)
 	if err != nil {
 		return err
@@ -236,7 +237,7 @@ func (p *Provider) delete(ctx context.Context, req DeleteRequest) error {
 
 // partial keeps the secretness rules on the state of a partial failure.
 func (p *Provider) partial(token string, inputs property.Map, err error) error {
-	if pe, ok := err.(*PartialError); ok {
+	if pe, ok := err.(*custom.PartialError); ok {
 		pe.Outputs = p.secretOutputs(token, inputs, pe.Outputs)
 	}
 	return err
@@ -262,11 +263,11 @@ func (p *Provider) previewOutputs(token string, inputs property.Map) property.Ma
 // secretOutputs marks outputs secret that the schema declares secret or
 // whose same-named input was secret.
 //
-// Unless the backend marks its secrets itself ([ResourceWithExactSecrets]),
+// Unless the backend marks its secrets itself ([custom.ResourceWithExactSecrets]),
 // every output is secret once any input (or, on Read, old input) is: the
 // host cannot tell which outputs were computed from it.
 func (p *Provider) secretOutputs(token string, inputs, outputs property.Map, oldInputs ...property.Map) property.Map {
-	if exact, ok := p.resources[token].(ResourceWithExactSecrets); !ok || !exact.ExactSecrets() {
+	if exact, ok := p.resources[token].(custom.ResourceWithExactSecrets); !ok || !exact.ExactSecrets() {
 		for _, m := range append(oldInputs, inputs) {
 			if property.New(m).HasSecrets() {
 				return allSecret(outputs)

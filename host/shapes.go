@@ -14,7 +14,7 @@ import (
 )
 
 // shape is the Go argument and result types an author serves a token with,
-// and what serves it (a function, or a Resource), whose doc comment
+// and what serves it (a function, or a custom.Resource), whose doc comment
 // describes the token in a schema built from the types.
 type shape struct {
 	args, result reflect.Type

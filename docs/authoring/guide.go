@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -70,32 +71,32 @@ type Note struct{}
 
 // Create writes the note with the configured prefix: req.Config is the
 // configuration of the provider serving this resource.
-func (Note) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+func (Note) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
 	outputs := noteState(req.ResourceInfo, req.Inputs)
-	return host.CreateResponse{ID: resource.ID(req.URN.Name()), Outputs: outputs}, nil
+	return custom.CreateResponse{ID: resource.ID(req.URN.Name()), Outputs: outputs}, nil
 }
 
 // Read returns the note as it is.
-func (Note) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (Note) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
 // Update rewrites the note's text in place, with the prefix configured now.
-func (Note) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: noteState(req.ResourceInfo, req.Inputs)}, nil
+func (Note) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: noteState(req.ResourceInfo, req.Inputs)}, nil
 }
 
 // Delete removes the note. A pinned one stays: the error fails the delete.
-func (Note) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
+func (Note) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
 	if strings.HasPrefix(req.Inputs.Get("text").AsString(), "!") {
-		return host.DeleteResponse{}, fmt.Errorf("note %s is pinned", req.ID)
+		return custom.DeleteResponse{}, fmt.Errorf("note %s is pinned", req.ID)
 	}
-	return host.DeleteResponse{}, nil
+	return custom.DeleteResponse{}, nil
 }
 
 // noteState is a note's state: its text after the prefix of the provider
 // in info.
-func noteState(info host.ResourceInfo, inputs property.Map) property.Map {
+func noteState(info custom.ResourceInfo, inputs property.Map) property.Map {
 	text := inputs.Get("text").AsString()
 	if prefix := info.Config.Get("prefix"); prefix.IsString() {
 		text = prefix.AsString() + text

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
@@ -194,7 +195,7 @@ func TestNoteLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	diff, err := h.Diff(ctx, hosttest.UpdateRequest{Resource: note, Inputs: text("call dad")})
-	if err != nil || diff.Changes["text"] != host.DiffUpdate || len(diff.Replaces) > 0 {
+	if err != nil || diff.Changes["text"] != custom.DiffUpdate || len(diff.Replaces) > 0 {
 		t.Fatalf("diff = %+v, %v; want an update of text", diff, err)
 	}
 	if err := h.Delete(ctx, note); err == nil || !strings.Contains(err.Error(), "note n is pinned") {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
@@ -35,7 +36,7 @@ type notesConfig struct {
 // the text gets its provider's configured prefix.
 type note struct{}
 
-func (note) state(req host.ResourceInfo, inputs property.Map) property.Map {
+func (note) state(req custom.ResourceInfo, inputs property.Map) property.Map {
 	text := inputs.Get("text")
 	if !text.IsString() {
 		return inputs.Set("words", property.New(property.Computed))
@@ -46,31 +47,31 @@ func (note) state(req host.ResourceInfo, inputs property.Map) property.Map {
 	return inputs.Set("text", text).Set("words", property.New(float64(len(strings.Fields(text.AsString())))))
 }
 
-func (note) Check(ctx context.Context, req host.CheckRequest) (host.CheckResponse, error) {
+func (note) Check(ctx context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
 	if req.Inputs.Get("text").AsString() == "bad" {
-		return host.CheckResponse{Failures: []diag.CheckFailure{{Property: "text", Reason: "is bad"}}}, nil
+		return custom.CheckResponse{Failures: []diag.CheckFailure{{Property: "text", Reason: "is bad"}}}, nil
 	}
-	return host.CheckResponse{Inputs: req.Inputs}, nil
+	return custom.CheckResponse{Inputs: req.Inputs}, nil
 }
 
-func (n note) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: resource.ID("note-" + req.URN.Name()), Outputs: n.state(req.ResourceInfo, req.Inputs)}, nil
+func (n note) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: resource.ID("note-" + req.URN.Name()), Outputs: n.state(req.ResourceInfo, req.Inputs)}, nil
 }
 
-func (note) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (note) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
-func (n note) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: n.state(req.ResourceInfo, req.Inputs)}, nil
+func (n note) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: n.state(req.ResourceInfo, req.Inputs)}, nil
 }
 
 // Delete refuses a note whose text says "keep".
-func (note) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
+func (note) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
 	if strings.Contains(req.Outputs.Get("text").AsString(), "keep") {
-		return host.DeleteResponse{}, fmt.Errorf("note %s says keep", req.ID)
+		return custom.DeleteResponse{}, fmt.Errorf("note %s says keep", req.ID)
 	}
-	return host.DeleteResponse{}, nil
+	return custom.DeleteResponse{}, nil
 }
 
 type boardArgs struct {
@@ -279,7 +280,7 @@ func TestResourceLifecycle(t *testing.T) {
 		t.Fatalf("created %+v", n)
 	}
 	d, err := h.Diff(ctx, hosttest.UpdateRequest{Resource: n, Inputs: text("one two three")})
-	if err != nil || !d.HasChanges || d.Changes["text"] != host.DiffUpdate || len(d.Replaces) > 0 {
+	if err != nil || !d.HasChanges || d.Changes["text"] != custom.DiffUpdate || len(d.Replaces) > 0 {
 		t.Fatalf("diff = %+v, %v; want an update of text", d, err)
 	}
 	n, err = h.Update(ctx, hosttest.UpdateRequest{Resource: n, Inputs: text("please keep")})

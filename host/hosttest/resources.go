@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
@@ -14,7 +15,6 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
@@ -152,33 +152,33 @@ type UpdateRequest struct {
 
 // Diff checks the new inputs and says what would change: Replaces non-empty
 // means the engine would replace the resource rather than update it.
-func (h *Harness) Diff(ctx context.Context, req UpdateRequest) (host.DiffResponse, error) {
+func (h *Harness) Diff(ctx context.Context, req UpdateRequest) (custom.DiffResponse, error) {
 	server, err := h.serverFor(req.Resource.Provider)
 	if err != nil {
-		return host.DiffResponse{}, err
+		return custom.DiffResponse{}, err
 	}
 	r := req.Resource
 	news, err := check(ctx, server, r.URN, r.Inputs, req.Inputs)
 	if err != nil {
-		return host.DiffResponse{}, err
+		return custom.DiffResponse{}, err
 	}
 	olds, oldInputs, wireNews, err := marshal3(r.Outputs, r.Inputs, news)
 	if err != nil {
-		return host.DiffResponse{}, err
+		return custom.DiffResponse{}, err
 	}
 	resp, err := server.Diff(ctx, &pulumirpc.DiffRequest{
 		Urn: string(r.URN), Name: r.URN.Name(), Type: string(r.URN.Type()), Id: string(r.ID),
 		Olds: olds, OldInputs: oldInputs, News: wireNews,
 	})
 	if err != nil {
-		return host.DiffResponse{}, inputError(err)
+		return custom.DiffResponse{}, inputError(err)
 	}
-	out := host.DiffResponse{
-		HasChanges: resp.GetChanges() == pulumirpc.DiffResponse_DIFF_SOME, Changes: map[string]host.DiffKind{},
+	out := custom.DiffResponse{
+		HasChanges: resp.GetChanges() == pulumirpc.DiffResponse_DIFF_SOME, Changes: map[string]custom.DiffKind{},
 		Replaces: resp.GetReplaces(), DeleteBeforeReplace: resp.GetDeleteBeforeReplace(),
 	}
 	for path, d := range resp.GetDetailedDiff() {
-		out.Changes[path] = host.DiffKind(d.GetKind())
+		out.Changes[path] = custom.DiffKind(d.GetKind())
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package portal
 import (
 	"context"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -23,22 +24,22 @@ type GateArgs struct {
 	Label string `pulumi:"label"`
 }
 
-var _ host.Resource = Gate{}
+var _ custom.Resource = Gate{}
 
-func (Gate) Create(_ context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: resource.ID("gate-" + req.Name), Outputs: req.Inputs}, nil
+func (Gate) Create(_ context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: resource.ID("gate-" + req.Name), Outputs: req.Inputs}, nil
 }
 
-func (Gate) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (Gate) Read(_ context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
-func (Gate) Update(_ context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: req.Inputs}, nil
+func (Gate) Update(_ context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: req.Inputs}, nil
 }
 
-func (Gate) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (Gate) Delete(context.Context, custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // DoorArgs take a reference to a Gate.

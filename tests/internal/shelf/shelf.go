@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -94,20 +95,20 @@ func (i item) outputs(inputs property.Map) property.Map {
 	return inputs.Set("package", property.New(i.param.Kind+" "+i.version)).Set("section", property.New(i.param.Section))
 }
 
-func (i item) Create(_ context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: resource.ID("item-" + req.Name), Outputs: i.outputs(req.Inputs)}, nil
+func (i item) Create(_ context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: resource.ID("item-" + req.Name), Outputs: i.outputs(req.Inputs)}, nil
 }
 
-func (item) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (item) Read(_ context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
-func (i item) Update(_ context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: i.outputs(req.Inputs)}, nil
+func (i item) Update(_ context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: i.outputs(req.Inputs)}, nil
 }
 
-func (item) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (item) Delete(context.Context, custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // TagArgs are a Tag's inputs, and its state.
@@ -120,20 +121,20 @@ type TagArgs struct {
 // inputs.
 type stored struct{}
 
-func (stored) Create(_ context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: resource.ID("tag-" + req.Name), Outputs: req.Inputs}, nil
+func (stored) Create(_ context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: resource.ID("tag-" + req.Name), Outputs: req.Inputs}, nil
 }
 
-func (stored) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (stored) Read(_ context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
-func (stored) Update(_ context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: req.Inputs}, nil
+func (stored) Update(_ context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: req.Inputs}, nil
 }
 
-func (stored) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (stored) Delete(context.Context, custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // ShelfArgs are a Shelf's inputs.
