@@ -61,15 +61,15 @@ func (c *Component) Invoke(ctx context.Context, req monitorclient.InvokeRequest)
 // provider is req.Provider, else the receiver's own, read from the engine;
 // the result keeps the markers the method set, and depends on what the
 // method says it depends on.
-func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (CallResult, error) {
+func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (monitorclient.CallResponse, error) {
 	step := "call " + req.Token
 	if property.New(req.Args).HasComputed() {
-		return CallResult{Unknown: true}, nil
+		return monitorclient.CallResponse{Unknown: true}, nil
 	}
 	if self, ok := req.Args.GetOk("__self__"); ok && self.IsResourceReference() && req.Provider.URN() == "" {
 		got, err := c.monitor.GetResource(ctx, monitorclient.GetResourceRequest{URN: self.AsResourceReference().URN})
 		if err != nil {
-			return CallResult{}, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
+			return monitorclient.CallResponse{}, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
 		}
 		req.Provider = got.Provider
 	}
@@ -79,7 +79,7 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (Ca
 	req.Args = c.seal(req.Args)
 	resp, err := c.monitor.Call(ctx, req)
 	if err != nil {
-		return CallResult{}, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
+		return monitorclient.CallResponse{}, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
 	}
 	out := resp.Return
 	for k, deps := range resp.ReturnDependencies {
@@ -90,7 +90,8 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (Ca
 			out = out.Set(k, v)
 		}
 	}
-	return CallResult{Return: c.seal(out)}, nil
+	resp.Return = c.seal(out)
+	return resp, nil
 }
 
 // Read reads an existing resource of any package into the stack, as the
@@ -137,13 +138,6 @@ func (c *Component) RegisterPackage(ctx context.Context, req monitorclient.Regis
 		return resp, &diag.StepError{Token: c.token, Name: c.name, Err: err}
 	}
 	return resp, nil
-}
-
-// CallResult is what [Component.Call] returns: the method's results, each
-// with its dependencies as markers, or Unknown in a preview.
-type CallResult struct {
-	Return  property.Map
-	Unknown bool
 }
 
 // withDependencies adds deps to every value of m.

@@ -134,7 +134,7 @@ func TestComponentCall(t *testing.T) {
 			if err != nil {
 				return rawCompOut{}, err
 			}
-			call := func(style string) (host.CallResult, error) {
+			call := func(style string) (monitorclient.CallResponse, error) {
 				return c.Call(ctx, monitorclient.CallRequest{Token: "other:index:Thing/describe", Args: property.NewMap(map[string]property.Value{
 					"__self__": property.New(property.ResourceReference{URN: thing.URN, ID: property.New(string(thing.ID))}),
 					"style":    property.New(style),

@@ -121,29 +121,6 @@ type StackInfo struct {
 	StackTraceHandle string
 }
 
-// ResourceOptions are the resource options a consumer program set on the
-// component. The host applies them to the component's own registration and
-// propagates providers to its children (see [Component.Register]).
-type ResourceOptions struct {
-	// Providers are the program's providers by package, parsed: ref.URN()
-	// and ref.ID() (providers.UnknownID in a preview, for one not created
-	// yet). Resolve the URN to read the provider's state, its configuration.
-	Providers               map[string]providers.Reference
-	Dependencies            []urn.URN
-	Protect                 *bool
-	Aliases                 []monitorclient.Alias
-	AdditionalSecretOutputs []string
-	CustomTimeouts          *monitorclient.CustomTimeouts
-	DeletedWith             urn.URN
-	DeleteBeforeReplace     *bool
-	IgnoreChanges           []string
-	ReplaceOnChanges        []string
-	RetainOnDelete          *bool
-	ReplaceWith             []urn.URN
-	ReplacementTrigger      property.Value
-	Hooks                   *monitorclient.ResourceHooks
-}
-
 // Component is one component instance being built. Register its children
 // with [Component.Register]; it is safe to do so from several goroutines.
 type Component struct {
@@ -152,7 +129,7 @@ type Component struct {
 	urn         urn.URN
 	inputs      property.Map
 	state       property.Map // in a method: the component's recorded outputs
-	opts        ResourceOptions
+	opts        monitorclient.ResourceOptions
 	info        StackInfo
 
 	provider *Provider
@@ -194,11 +171,13 @@ func (c *Component) Inputs() property.Map { return c.inputs }
 // during Construct.
 func (c *Component) State() property.Map { return c.state }
 
-// Options are the resource options the program set on the component. In a
-// method they are empty: a Call does not carry them, so children a method
-// registers get no providers from the program either (pass them in the
-// request). A nested component ([Nested]) has its parent's Providers only.
-func (c *Component) Options() ResourceOptions { return c.opts }
+// Options are the resource options the program set on the component; the
+// host applied them to the component's own registration, and passes its
+// providers on to its children (see [Component.Register]). In a method they
+// are empty: a Call does not carry them, so children a method registers
+// get no providers from the program either (pass them in the request). A
+// nested component ([Nested]) has its parent's Providers only.
+func (c *Component) Options() monitorclient.ResourceOptions { return c.opts }
 
 // Stack describes the deployment.
 func (c *Component) Stack() StackInfo { return c.info }
@@ -326,7 +305,7 @@ func (c *Component) Log(ctx context.Context, severity monitorclient.Severity, ms
 func (c *Component) child(token, name string, u urn.URN, inputs property.Map) *Component {
 	return &Component{
 		token: token, typ: token, name: name, urn: u, inputs: inputs,
-		opts:         ResourceOptions{Providers: c.opts.Providers},
+		opts:         monitorclient.ResourceOptions{Providers: c.opts.Providers},
 		info:         c.info,
 		provider:     c.provider,
 		monitor:      c.monitor,

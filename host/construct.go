@@ -24,7 +24,7 @@ type constructRequest struct {
 	Name        string
 	Parent      urn.URN
 	Inputs      property.Map // with each input's dependencies as markers
-	Options     ResourceOptions
+	Options     monitorclient.ResourceOptions
 }
 
 // constructResponse is what Construct reports back.
@@ -51,24 +51,8 @@ func (p *Provider) construct(ctx context.Context, req constructRequest) (constru
 	}
 	o := req.Options
 	own, err := monitor.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
-		Type:                    req.Type,
-		Name:                    req.Name,
-		Parent:                  req.Parent,
-		Providers:               o.Providers,
-		Dependencies:            o.Dependencies,
-		Protect:                 o.Protect,
-		Aliases:                 o.Aliases,
-		AdditionalSecretOutputs: o.AdditionalSecretOutputs,
-		CustomTimeouts:          o.CustomTimeouts,
-		DeletedWith:             o.DeletedWith,
-		DeleteBeforeReplace:     o.DeleteBeforeReplace,
-		IgnoreChanges:           o.IgnoreChanges,
-		ReplaceOnChanges:        o.ReplaceOnChanges,
-		RetainOnDelete:          o.RetainOnDelete,
-		ReplaceWith:             o.ReplaceWith,
-		ReplacementTrigger:      o.ReplacementTrigger,
-		Hooks:                   o.Hooks,
-		ParentStackTraceHandle:  req.Info.StackTraceHandle,
+		Type: req.Type, Name: req.Name, Parent: req.Parent, ResourceOptions: o,
+		ParentStackTraceHandle: req.Info.StackTraceHandle,
 	})
 	if err != nil {
 		return constructResponse{}, &diag.StepError{Token: req.Type, Name: req.Name, Step: "register component", Err: err}

@@ -337,7 +337,7 @@ func fromConstructRequest(req *pulumirpc.ConstructRequest) (constructRequest, er
 	for k, d := range req.GetInputDependencies() {
 		deps[k] = d.GetUrns()
 	}
-	o := ResourceOptions{
+	o := monitorclient.ResourceOptions{
 		Dependencies:            wire.URNs(req.GetDependencies()),
 		Protect:                 req.Protect,
 		AdditionalSecretOutputs: req.GetAdditionalSecretOutputs(),

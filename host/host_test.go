@@ -1035,7 +1035,8 @@ func TestConstructPassesProvidersToChildren(t *testing.T) {
 			for _, req := range []monitorclient.RegisterResourceRequest{
 				{Type: "eks:index:Cluster", Name: "remote", Remote: true},
 				{Type: "test:index:Greeter", Name: "local"},
-				{Type: "eks:index:Cluster", Name: "own", Remote: true, Providers: map[string]providers.Reference{"kubernetes": providerRef(ownRef)}},
+				{Type: "eks:index:Cluster", Name: "own", Remote: true,
+					ResourceOptions: monitorclient.ResourceOptions{Providers: map[string]providers.Reference{"kubernetes": providerRef(ownRef)}}},
 				{Type: "aws:s3:Bucket", Name: "bucket", Custom: true},
 			} {
 				if _, err := c.Register(ctx, req); err != nil {

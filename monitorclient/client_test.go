@@ -78,30 +78,32 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 	c := dial(t, m)
 
 	resp, err := c.RegisterResource(t.Context(), monitorclient.RegisterResourceRequest{
-		Type:                    "pkg:index:Thing",
-		Name:                    "t",
-		Parent:                  stackURN,
-		Custom:                  true,
-		Inputs:                  pmap(map[string]property.Value{"a": str("x"), "b": withDeps(str("y"), otherURN)}),
-		Provider:                provRef,
-		Providers:               map[string]providers.Reference{"pkg": provRef},
-		Dependencies:            []urn.URN{stackURN},
-		PropertyDependencies:    map[string][]urn.URN{"a": {stackURN}},
-		Aliases:                 []monitorclient.Alias{{URN: otherURN}, {Spec: &monitorclient.AliasSpec{Name: "old", NoParent: true}}},
-		AdditionalSecretOutputs: []string{"a"},
-		Protect:                 new(true),
-		IgnoreChanges:           []string{"b"},
-		ReplaceOnChanges:        []string{"a"},
-		CustomTimeouts:          &monitorclient.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"},
-		DeleteBeforeReplace:     new(false),
-		RetainOnDelete:          new(true),
-		DeletedWith:             otherURN,
-		ReplaceWith:             []urn.URN{otherURN},
-		ReplacementTrigger:      str("v2").WithSecret(true),
-		Hooks:                   &monitorclient.ResourceHooks{BeforeCreate: []string{"audit"}, OnError: []string{"retry"}},
-		Version:                 "1.2.3",
-		PluginDownloadURL:       "https://example.com",
-		ImportID:                "imp",
+		Type:                 "pkg:index:Thing",
+		Name:                 "t",
+		Parent:               stackURN,
+		Custom:               true,
+		Inputs:               pmap(map[string]property.Value{"a": str("x"), "b": withDeps(str("y"), otherURN)}),
+		Provider:             provRef,
+		PropertyDependencies: map[string][]urn.URN{"a": {stackURN}},
+		Version:              "1.2.3",
+		PluginDownloadURL:    "https://example.com",
+		ImportID:             "imp",
+		ResourceOptions: monitorclient.ResourceOptions{
+			Providers:               map[string]providers.Reference{"pkg": provRef},
+			Dependencies:            []urn.URN{stackURN},
+			Aliases:                 []monitorclient.Alias{{URN: otherURN}, {Spec: &monitorclient.AliasSpec{Name: "old", NoParent: true}}},
+			AdditionalSecretOutputs: []string{"a"},
+			Protect:                 new(true),
+			IgnoreChanges:           []string{"b"},
+			ReplaceOnChanges:        []string{"a"},
+			CustomTimeouts:          &monitorclient.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"},
+			DeleteBeforeReplace:     new(false),
+			RetainOnDelete:          new(true),
+			DeletedWith:             otherURN,
+			ReplaceWith:             []urn.URN{otherURN},
+			ReplacementTrigger:      str("v2").WithSecret(true),
+			Hooks:                   &monitorclient.ResourceHooks{BeforeCreate: []string{"audit"}, OnError: []string{"retry"}},
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -303,8 +305,8 @@ func TestFeatureGatedMarshalling(t *testing.T) {
 	}
 	_, err := c.RegisterResource(t.Context(), monitorclient.RegisterResourceRequest{
 		Type: "pkg:index:Thing", Name: "t", Parent: stackURN, Custom: true,
-		Inputs:  pmap(map[string]property.Value{"s": str("x").WithSecret(true), "r": ref(otherURN, "oid")}),
-		Aliases: []monitorclient.Alias{{Spec: &monitorclient.AliasSpec{Name: "old"}}},
+		Inputs:          pmap(map[string]property.Value{"s": str("x").WithSecret(true), "r": ref(otherURN, "oid")}),
+		ResourceOptions: monitorclient.ResourceOptions{Aliases: []monitorclient.Alias{{Spec: &monitorclient.AliasSpec{Name: "old"}}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -316,17 +318,18 @@ func TestFeatureGatedMarshalling(t *testing.T) {
 	}
 
 	_, err = c.RegisterResource(t.Context(), monitorclient.RegisterResourceRequest{
-		Type: "pkg:index:Thing", Name: "t2", Custom: true, DeletedWith: otherURN,
+		Type: "pkg:index:Thing", Name: "t2", Custom: true,
+		ResourceOptions: monitorclient.ResourceOptions{DeletedWith: otherURN},
 	})
 	if err == nil || !strings.Contains(err.Error(), `pkg:index:Thing "t2"`) {
 		t.Errorf("deletedWith unsupported: %v", err)
 	}
-	for option, req := range map[string]monitorclient.RegisterResourceRequest{
+	for option, opts := range map[string]monitorclient.ResourceOptions{
 		"ReplaceWith":        {ReplaceWith: []urn.URN{otherURN}},
 		"ReplacementTrigger": {ReplacementTrigger: str("v1")},
 		"resource hooks":     {Hooks: &monitorclient.ResourceHooks{AfterDelete: []string{"h"}}},
 	} {
-		req.Type, req.Name, req.Custom = "pkg:index:Thing", "t3", true
+		req := monitorclient.RegisterResourceRequest{Type: "pkg:index:Thing", Name: "t3", Custom: true, ResourceOptions: opts}
 		if _, err := c.RegisterResource(t.Context(), req); err == nil || !strings.Contains(err.Error(), option) {
 			t.Errorf("%s unsupported: %v", option, err)
 		}
