@@ -18,19 +18,6 @@ type configState struct {
 	configured bool
 }
 
-// ConfigureFunc receives the checked configuration when the engine
-// configures the provider. During a preview some values may be unknown.
-type ConfigureFunc func(ctx context.Context, config property.Map) error
-
-// WithConfigure runs fn when the engine configures the provider, for
-// example to open the storage backend the configuration names.
-func WithConfigure(fn ConfigureFunc) Option {
-	return func(p *Provider) error {
-		p.onConfigure = fn
-		return nil
-	}
-}
-
 // reservedConfigKeys are keys the engine adds to provider inputs itself.
 var reservedConfigKeys = []string{"version", "pluginDownloadURL"}
 

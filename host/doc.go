@@ -11,7 +11,7 @@
 //			host.WithMethod("sitekit:index:Site/pageUrl", pageURL),     // Call
 //			host.WithResource("sitekit:index:Bucket", bucketBackend),   // CRUD
 //			host.WithFunction("sitekit:index:getObject", getObject),    // Invoke
-//			host.WithConfigure(openStorage),
+//			host.WithConfig(openStorage),
 //		)
 //	}
 //

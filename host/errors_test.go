@@ -114,7 +114,7 @@ func TestConstructInputErrorOnTheWire(t *testing.T) {
 func TestConfigureInputErrorOnTheWire(t *testing.T) {
 	t.Parallel()
 	mon := hosttest.Start(t)
-	client := serve(t, mon.Addr(), host.WithConfigure(func(ctx context.Context, config property.Map) error {
+	client := serve(t, mon.Addr(), host.WithConfig(func(ctx context.Context, config property.Map) error {
 		return diag.Errorf("token", "%q is revoked", config.Get("token").AsString())
 	}))
 	args, err := plugin.MarshalProperties(resource.PropertyMap{

@@ -125,9 +125,6 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 	if p.version != "" {
 		add(doc, "version", scalar(p.version))
 	}
-	if p.onConfigure != nil && p.configShape == nil {
-		g.fail("configuration: WithConfigure says nothing of its Go type, and a schema without variables refuses every configuration value; use WithConfig[C]")
-	}
 	if sh := p.configShape; sh != nil {
 		props, required := g.object("configuration", sh.args)
 		config := mapping()

@@ -207,7 +207,7 @@ func TestSchemaFromTypesRefuses(t *testing.T) {
 		host.WithComponent("shop:index:Comp", comp),
 		host.WithResource("shop:index:Untyped", till{}),
 		host.WithFunction("shop:index:raw", func(ctx context.Context, args property.Map) (string, error) { return "", nil }),
-		host.WithConfigure(func(ctx context.Context, config property.Map) error { return nil }),
+		host.WithConfig(func(ctx context.Context, config property.Map) error { return nil }),
 	)
 	want := []string{
 		"field host_test.anon.Inner: an anonymous struct has no name for its schema type",
@@ -221,7 +221,7 @@ func TestSchemaFromTypesRefuses(t *testing.T) {
 		"shop:index:Untyped: registered with WithResource, which says nothing of its Go types; register it with WithTypedResource[Inputs, State]",
 		"shop:index:raw arguments: property.Map carries no schema; use a struct with `pulumi` tags",
 		"shop:index:raw result: string is not a struct with `pulumi` tags",
-		"configuration: WithConfigure says nothing of its Go type",
+		"configuration: property.Map carries no schema",
 	}
 	if err == nil {
 		t.Fatal("no error")
@@ -242,8 +242,8 @@ func TestGoFirstRefusalNamesWithoutSchema(t *testing.T) {
 		V property.Value `pulumi:"v"`
 	}
 	comp := host.WithComponent("shop:index:Raw", func(ctx context.Context, c *host.Component, args rawArgs) (rawArgs, error) { return args, nil })
-	configure := host.WithConfigure(func(ctx context.Context, config property.Map) error { return nil })
-	for name, opts := range map[string][]host.Option{"property.Value": {comp}, "WithConfigure": {configure}} {
+	configure := host.WithConfig(func(ctx context.Context, config property.Map) error { return nil })
+	for name, opts := range map[string][]host.Option{"property.Value": {comp}, "raw configuration": {configure}} {
 		_, err := host.New("shop", opts...)
 		if err == nil || !strings.Contains(err.Error(), "host.WithoutSchema") || !strings.Contains(err.Error(), "host.WithSchema") {
 			t.Errorf("%s: New: %v, want an error naming host.WithSchema and host.WithoutSchema", name, err)
@@ -251,6 +251,17 @@ func TestGoFirstRefusalNamesWithoutSchema(t *testing.T) {
 		if _, err := host.New("shop", append(opts, host.WithoutSchema())...); err != nil {
 			t.Errorf("%s with WithoutSchema: %v", name, err)
 		}
+	}
+}
+
+// The configuration is set one way: a second WithConfig is refused rather
+// than silently replacing the first.
+func TestConfigurationIsSetOnce(t *testing.T) {
+	t.Parallel()
+	raw := host.WithConfig(func(ctx context.Context, config property.Map) error { return nil })
+	_, err := host.New("shop", host.WithoutSchema(), raw, raw)
+	if err == nil || !strings.Contains(err.Error(), "WithConfig given twice") {
+		t.Errorf("two WithConfig: %v, want an error saying so", err)
 	}
 }
 

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -74,15 +75,20 @@ func WithTypedResource[In, State any](token string, r custom.Resource) Option {
 	}
 }
 
-// WithConfig runs fn when the engine configures the provider, with the
-// configuration decoded into C, a struct whose `pulumi:"name"` fields are
-// the package's configuration variables (and its provider's inputs). Use a
+// WithConfig runs fn when the engine configures the provider (to open the
+// storage the configuration names, say), with the configuration decoded
+// into C: a struct whose `pulumi:"name"` fields are the package's
+// configuration variables (and its provider's inputs), or property.Map for
+// the values as they are, with no schema to build from it. Use a
 // property.Value field for a value that may be unknown in a preview.
 func WithConfig[C any](fn func(ctx context.Context, config C) error) Option {
 	return func(p *Provider) error {
 		t := reflect.TypeFor[C]()
-		if _, isStruct, err := typed.Fields(t); err != nil || !isStruct {
-			return fmt.Errorf("configuration: %s must be a struct with `pulumi` tags (%v)", t, err)
+		if _, isStruct, err := typed.Fields(t); t != mapType && (err != nil || !isStruct) {
+			return fmt.Errorf("configuration: %s must be a struct with `pulumi` tags or property.Map (%v)", t, err)
+		}
+		if p.onConfigure != nil {
+			return errors.New("configuration: WithConfig given twice")
 		}
 		p.configShape = &shape{args: t, fn: fn}
 		p.onConfigure = func(ctx context.Context, config property.Map) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/internal/hook"
@@ -53,15 +54,15 @@ type definition struct {
 	resources    map[string]custom.Resource
 	methods      map[string]method
 	functions    map[string]function
-	shapes       map[string]shape        // Go types per component, method, function and typed resource token
-	configShape  *shape                  // the configuration's Go type, from WithConfig
-	hooks        map[string]hook.Handler // tokens served with the Go SDK (host/gosdk)
-	refTypes     map[reflect.Type]string // WithResourceRef: Go types of resources, to their token or $ref
-	onConfigure  ConfigureFunc
-	parameterize ParameterizeFunc // WithParameterize
-	noSchema     bool             // WithoutSchema
-	generating   bool             // building the schema from types: WithSchema is ignored
-	maxProcs     int              // GOMAXPROCS for Main; 0 leaves Go's default
+	shapes       map[string]shape                                     // Go types per component, method, function and typed resource token
+	configShape  *shape                                               // the configuration's Go type, from WithConfig
+	hooks        map[string]hook.Handler                              // tokens served with the Go SDK (host/gosdk)
+	refTypes     map[reflect.Type]string                              // WithResourceRef: Go types of resources, to their token or $ref
+	onConfigure  func(ctx context.Context, config property.Map) error // WithConfig
+	parameterize ParameterizeFunc                                     // WithParameterize
+	noSchema     bool                                                 // WithoutSchema
+	generating   bool                                                 // building the schema from types: WithSchema is ignored
+	maxProcs     int                                                  // GOMAXPROCS for Main; 0 leaves Go's default
 }
 
 func newProvider(name string) *Provider {

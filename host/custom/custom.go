@@ -57,7 +57,7 @@ type ResourceInfo struct {
 	// Config is the provider's configuration as the engine configured it
 	// (after CheckConfig's defaults), secrets marked; empty before
 	// Configure, and in a preview some values may be unknown. It is what
-	// [WithConfigure]'s function got: a backend that only needs a value
+	// host.WithConfig's function got: a backend that only needs a value
 	// reads it here, without keeping it itself.
 	Config property.Map
 }
