@@ -220,7 +220,9 @@ func apiLines(t *testing.T) []string {
 	return slices.Compact(lines)
 }
 
-// packageAPI lists one package's exported declarations.
+// packageAPI lists one package's exported declarations. A type alias of
+// a type in one of the module's internal packages is listed as that type,
+// as its users see it.
 func packageAPI(dir, importPath string, files []string) ([]string, error) {
 	fset := token.NewFileSet()
 	var out []string
@@ -231,6 +233,15 @@ func packageAPI(dir, importPath string, files []string) ([]string, error) {
 		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
 		if err != nil {
 			return nil, err
+		}
+		imports := map[string]string{}
+		for _, imp := range f.Imports {
+			p := strings.Trim(imp.Path.Value, `"`)
+			name := path.Base(p)
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+			imports[name] = p
 		}
 		for _, decl := range f.Decls {
 			switch d := decl.(type) {
@@ -253,9 +264,16 @@ func packageAPI(dir, importPath string, files []string) ([]string, error) {
 				for _, spec := range d.Specs {
 					switch s := spec.(type) {
 					case *ast.TypeSpec:
-						if s.Name.IsExported() {
-							typeSpec(add, s)
+						if !s.Name.IsExported() {
+							continue
 						}
+						if target, ok := internalAlias(s, imports); ok {
+							if err := aliasedAPI(add, s, target); err != nil {
+								return nil, err
+							}
+							continue
+						}
+						typeSpec(add, s)
 					case *ast.ValueSpec:
 						kind := d.Tok.String()
 						if s.Type != nil {
@@ -279,6 +297,74 @@ func packageAPI(dir, importPath string, files []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// internalAlias is the import path and name of the type alias s names, if
+// it is in one of the module's internal packages.
+func internalAlias(s *ast.TypeSpec, imports map[string]string) ([2]string, bool) {
+	if !s.Assign.IsValid() {
+		return [2]string{}, false
+	}
+	rhs := s.Type
+	switch e := rhs.(type) {
+	case *ast.IndexExpr:
+		rhs = e.X
+	case *ast.IndexListExpr:
+		rhs = e.X
+	}
+	sel, ok := rhs.(*ast.SelectorExpr)
+	if !ok {
+		return [2]string{}, false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return [2]string{}, false
+	}
+	p := imports[x.Name]
+	if !strings.HasPrefix(p, modulePath+"/") || !strings.Contains(p+"/", "/internal/") {
+		return [2]string{}, false
+	}
+	return [2]string{p, sel.Sel.Name}, true
+}
+
+// aliasedAPI lists, under alias s's name, the type it names in an internal
+// package (target: its import path and name) and that type's methods.
+func aliasedAPI(add func(string, ...any), s *ast.TypeSpec, target [2]string) error {
+	dir := filepath.FromSlash(strings.TrimPrefix(target[0], modulePath+"/"))
+	pkg, err := build.ImportDir(dir, 0)
+	if err != nil {
+		return err
+	}
+	fset := token.NewFileSet()
+	for _, name := range pkg.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					if ts, ok := spec.(*ast.TypeSpec); ok && ts.Name.Name == target[1] {
+						renamed := *ts
+						renamed.Name = s.Name
+						typeSpec(add, &renamed)
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Recv == nil || !d.Name.IsExported() {
+					continue
+				}
+				recv := expr(d.Recv.List[0].Type)
+				if base, _, _ := strings.Cut(strings.TrimPrefix(recv, "*"), "["); base != target[1] {
+					continue
+				}
+				recv = strings.Replace(recv, target[1], s.Name.Name, 1)
+				add("method (%s) %s%s", recv, d.Name.Name, typeParams(d.Type.TypeParams)+signature(d.Type))
+			}
+		}
+	}
+	return nil
 }
 
 func typeSpec(add func(string, ...any), s *ast.TypeSpec) {

@@ -68,6 +68,5 @@
 //
 // Bad input is reported with [diag.Errorf] or comes back from the schema checks
 // as a [diag.InputError]; other failures are [diag.StepError]s naming the resource
-// and the step. Files named grpc*.go are the only ones that speak the wire
-// protocol; everything else works on property values.
+// and the step.
 package host

@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"sync"
+
+	"github.com/polyhost/polyhost/host/internal/core"
 )
 
 // Group runs functions concurrently on at most limit goroutines, like an
@@ -98,7 +100,7 @@ func (g *Group) call(f func() error) {
 	var err error
 	defer func() {
 		if r := recover(); r != nil {
-			err = panicError(g.token, g.name, "group task", r)
+			err = core.PanicError(g.token, g.name, "group task", r)
 		}
 		if err != nil {
 			g.errOnce.Do(func() {

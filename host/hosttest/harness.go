@@ -17,7 +17,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
-	"github.com/polyhost/polyhost/host/internal/instance"
+	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/rpc"
 	"github.com/polyhost/polyhost/internal/wire"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -112,7 +113,7 @@ func (h *Harness) RegisterProvider(ctx context.Context, req ProviderRequest) (pr
 	inputs := req.Config
 	var inst pulumirpc.ResourceProviderServer
 	if pkg == h.p.Name() {
-		inst = host.NewServer(instance.Fresh(h.p).(*host.Provider))
+		inst = rpc.NewServer(core.Of(h.p).Fresh())
 		if err := h.attach(inst); err != nil {
 			return providers.Reference{}, err
 		}

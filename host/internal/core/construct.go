@@ -1,0 +1,158 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/polyhost/polyhost/host/diag"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/schema"
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// ConstructRequest is a Construct call, off the wire.
+type ConstructRequest struct {
+	Info        StackInfo
+	MonitorAddr string
+	Type        string
+	Name        string
+	Parent      urn.URN
+	Inputs      property.Map // with each input's dependencies as markers
+	Options     monitorclient.ResourceOptions
+}
+
+// ConstructResponse is what Construct reports back.
+type ConstructResponse struct {
+	URN               urn.URN
+	State             property.Map
+	StateDependencies map[string][]urn.URN
+}
+
+// construct builds one component: it checks the inputs, registers the
+// component with the request's options, runs the author's code and records
+// its outputs. It returns only after every child registration is answered.
+func (p *Provider) Construct(ctx context.Context, req ConstructRequest) (ConstructResponse, error) {
+	ctor, ok := p.components[req.Type]
+	if !ok {
+		return ConstructResponse{}, unknownToken(p, "component type", req.Type, p.componentTokens())
+	}
+	if err := p.CheckInputs(req.Type, req.Inputs); err != nil {
+		return ConstructResponse{}, err
+	}
+	monitor, err := p.monitors.Get(ctx, req.MonitorAddr)
+	if err != nil {
+		return ConstructResponse{}, &diag.StepError{Token: req.Type, Name: req.Name, Step: "connect to the resource monitor", Err: err}
+	}
+	o := req.Options
+	own, err := monitor.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
+		Type: req.Type, Name: req.Name, Parent: req.Parent, ResourceOptions: o,
+		ParentStackTraceHandle: req.Info.StackTraceHandle,
+	})
+	if err != nil {
+		return ConstructResponse{}, &diag.StepError{Token: req.Type, Name: req.Name, Step: "register component", Err: err}
+	}
+	c := &Component{
+		token: req.Type, typ: req.Type, name: req.Name, urn: own.URN,
+		inputs: req.Inputs, opts: o, info: req.Info,
+		provider: p, monitor: monitor, pending: &sync.WaitGroup{},
+		secrets: newSecretSet(req.Info.Config), inputSecrets: newSecretSet(req.Inputs),
+	}
+	c.prio = p.constructs.Add(1)
+	if n := req.Info.Parallel; n > 0 {
+		p.window.grow(n)
+		c.window = p.window
+	}
+	outputs, err := RunSafely(ctx, req.Type, req.Name, func(ctx context.Context) (property.Map, error) {
+		return ctor(ctx, c)
+	})
+	// Registrations the component code started but did not wait for must
+	// still be answered before Construct returns.
+	c.pending.Wait()
+	if err != nil {
+		return ConstructResponse{}, err
+	}
+	outputs = c.seal(markSecret(outputs, o.AdditionalSecretOutputs))
+	if err := p.CheckOutputs(ctx, req.Type, req.Name, own.URN, outputs); err != nil {
+		return ConstructResponse{}, err
+	}
+	if _, err := monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: own.URN, Outputs: outputs}); err != nil {
+		return ConstructResponse{}, &diag.StepError{Token: req.Type, Name: req.Name, Step: "register outputs", Err: err}
+	}
+	return ConstructResponse{URN: own.URN, State: outputs, StateDependencies: monitorclient.DependencyMap(outputs)}, nil
+}
+
+// warnUndeclared warns of outputs obj does not declare: no generated SDK
+// can read them.
+func (p *Provider) warnUndeclared(ctx context.Context, token string, u urn.URN, obj schema.Object, outputs property.Map) {
+	var extra []string
+	for k := range outputs.AllStable {
+		if _, ok := obj.Properties[k]; !ok {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		p.Log(ctx, monitorclient.SeverityWarning, u, fmt.Sprintf("%s returned outputs its schema does not declare, which SDKs cannot read: %s",
+			token, strings.Join(extra, ", ")))
+	}
+}
+
+// checkOutputs validates what a component or method returned against the
+// schema, when there is one. A mismatch is the author's mistake, not the
+// user's, so it is a StepError naming each property. Outputs the schema does
+// not declare only get a warning: no generated SDK can read them.
+func (p *Provider) CheckOutputs(ctx context.Context, token, name string, u urn.URN, outputs property.Map) error {
+	if p.schema == nil {
+		return nil
+	}
+	var obj *schema.Object
+	if r, ok := p.schema.Resource(token); ok {
+		obj = &r.Object
+	} else if fn, ok := p.schema.Function(token); ok {
+		obj = fn.Outputs
+	}
+	if obj == nil {
+		return nil
+	}
+	p.warnUndeclared(ctx, token, u, *obj, outputs)
+	declared := map[string]property.Value{}
+	for k, v := range outputs.AllStable {
+		if _, ok := obj.Properties[k]; ok {
+			declared[k] = v
+		}
+	}
+	var msgs []string
+	for _, f := range p.schema.Check(*obj, property.NewMap(declared)) {
+		reason := f.Reason
+		if SecretAt(f.Property, outputs) {
+			reason = "does not match the schema" // the reason may quote the secret
+		}
+		msgs = append(msgs, f.Property+": "+reason)
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return &diag.StepError{Token: token, Name: name, Step: "check outputs against the schema", Err: errors.New(strings.Join(msgs, "; "))}
+}
+
+// checkInputs validates component inputs against the schema, when there is one.
+func (p *Provider) CheckInputs(token string, inputs property.Map) error {
+	if p.schema == nil {
+		return nil
+	}
+	r, ok := p.schema.Resource(token)
+	if !ok {
+		return nil
+	}
+	failures := p.schema.Check(r.Inputs(), inputs)
+	if len(failures) == 0 {
+		return nil
+	}
+	// The engine names the resource and its type before this message.
+	return &diag.InputError{Message: "invalid inputs", Failures: failures}
+}
