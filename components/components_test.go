@@ -6,14 +6,14 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/components"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
+	"github.com/polyhost/polyhost/monitorclient"
 	"github.com/polyhost/polyhost/provider"
 )
 
@@ -92,16 +92,17 @@ func TestSite(t *testing.T) {
 	// The method reads the recorded url.
 	resp, err := h.Call(context.Background(), hosttest.CallRequest{Token: components.SitePageURLMethod, Self: site.URN,
 		Args: property.NewMap(map[string]property.Value{"page": property.New("about.html")})})
-	if err != nil || len(resp.Failures) > 0 {
-		t.Fatalf("pageUrl: %v %v", err, resp.Failures)
+	if err != nil {
+		t.Fatalf("pageUrl: %v", err)
 	}
 	if got := resp.Return.Get("url").AsString(); got != "mem://s-bucket-b/pages/about.html" {
 		t.Errorf("pageUrl = %q", got)
 	}
-	resp, err = h.Call(context.Background(), hosttest.CallRequest{Token: components.SitePageURLMethod, Self: site.URN,
+	_, err = h.Call(context.Background(), hosttest.CallRequest{Token: components.SitePageURLMethod, Self: site.URN,
 		Args: property.NewMap(map[string]property.Value{"page": property.New("../secret")})})
-	if err != nil || len(resp.Failures) != 1 || resp.Failures[0].Property != "page" {
-		t.Errorf("pageUrl with ..: %v %v, want a failure naming page", err, resp.Failures)
+	var fe *monitorclient.FailuresError
+	if !errors.As(err, &fe) || len(fe.Failures) != 1 || fe.Failures[0].Property != "page" {
+		t.Errorf("pageUrl with ..: %v, want a failure naming page", err)
 	}
 }
 

@@ -274,7 +274,7 @@ func TestGoFirstProviderServesAndChecksItsSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.NewServer(p)
+	srv := hosttest.NewServer(p)
 	resp, err := srv.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{})
 	if err != nil {
 		t.Fatal(err)

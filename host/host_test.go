@@ -12,9 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polyhost/polyhost/host/custom"
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
@@ -29,6 +26,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -169,7 +168,7 @@ func TestPanicInComponentFailsOnlyThatCall(t *testing.T) {
 	if msg := status.Convert(err).Message(); !strings.HasPrefix(msg, "panic in component code: assignment to entry in nil map") {
 		t.Fatalf("error = %v, want a panic error", err)
 	}
-	if !slices.ContainsFunc(mon.Logs(), func(l hosttest.LogEntry) bool {
+	if !slices.ContainsFunc(mon.Logs(), func(l monitorclient.LogRequest) bool {
 		return strings.HasPrefix(l.Message, `test:index:Comp "c": construct: panic in component code`) && strings.Contains(l.Message, "goroutine")
 	}) {
 		t.Errorf("no debug log names the component and has the stack: %v", mon.Logs())
@@ -387,7 +386,7 @@ func TestAttachModeAndLogging(t *testing.T) {
 	}
 	var found bool
 	for _, l := range mon.Logs() {
-		if l.Message == "building hi" && string(l.URN) == resp.GetUrn() && l.Severity == pulumirpc.LogSeverity_INFO {
+		if l.Message == "building hi" && string(l.URN) == resp.GetUrn() && l.Severity == monitorclient.SeverityInfo {
 			found = true
 		}
 	}
@@ -710,7 +709,7 @@ func TestUndeclaredResourceOutputsWarn(t *testing.T) {
 	}
 	warned := false
 	for _, l := range mon.Logs() {
-		warned = warned || l.Severity == pulumirpc.LogSeverity_WARNING &&
+		warned = warned || l.Severity == monitorclient.SeverityWarning &&
 			strings.HasSuffix(l.Message, "test:index:Thing returned outputs its schema does not declare, which SDKs cannot read: note")
 	}
 	if !warned {
@@ -833,7 +832,7 @@ func TestOutputsCheckedAgainstSchema(t *testing.T) {
 	}
 	warned := false
 	for _, l := range mon.Logs() {
-		warned = warned || l.Severity == pulumirpc.LogSeverity_WARNING && strings.Contains(l.Message, "schema does not declare") &&
+		warned = warned || l.Severity == monitorclient.SeverityWarning && strings.Contains(l.Message, "schema does not declare") &&
 			strings.HasSuffix(l.Message, ": note")
 	}
 	if !warned {
@@ -1121,7 +1120,7 @@ func TestStackTraceHandleReachesRegistrations(t *testing.T) {
 func TestStackTraceHandleReachesInvokesAndCalls(t *testing.T) {
 	t.Parallel()
 	mon := hosttest.Start(t, hosttest.WithInvokeHook(lookupHook),
-		hosttest.WithCallHook(func(hosttest.Call) (hosttest.CallResult, error) { return hosttest.CallResult{}, nil }))
+		hosttest.WithCallHook(func(hosttest.Call) (monitorclient.CallResponse, error) { return monitorclient.CallResponse{}, nil }))
 	self := property.New(property.ResourceReference{URN: srcURN})
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {

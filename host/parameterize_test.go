@@ -6,9 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyhost/polyhost/host/custom"
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -18,6 +15,9 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 type itemIn struct {
@@ -68,7 +68,7 @@ func shelfServer(t *testing.T) pulumirpc.ResourceProviderServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return host.NewServer(p)
+	return hosttest.NewServer(p)
 }
 
 // A program's registered package (name, version, parameter) makes the
@@ -195,7 +195,7 @@ func TestParameterizeRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = host.NewServer(plain).Parameterize(ctx, value("books", "1.0.0", "books"))
+	_, err = hosttest.NewServer(plain).Parameterize(ctx, value("books", "1.0.0", "books"))
 	if status.Code(err) != codes.Unimplemented || !strings.Contains(err.Error(), "provider plain is not parameterized") {
 		t.Errorf("unparameterized plugin: %v, want Unimplemented naming it", err)
 	}
@@ -234,7 +234,7 @@ func TestParameterizeRefusesFunctionMistakes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = host.NewServer(p).Parameterize(context.Background(), tc.req)
+			_, err = hosttest.NewServer(p).Parameterize(context.Background(), tc.req)
 			if err == nil || !strings.Contains(err.Error(), "parameterize shelf: "+tc.want) {
 				t.Errorf("got %v, want %q", err, tc.want)
 			}

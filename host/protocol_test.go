@@ -6,15 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyhost/polyhost/host/custom"
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 
@@ -158,7 +157,7 @@ func TestFunctionSeesPreview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := host.NewServer(p)
+	client := hosttest.NewServer(p)
 	for _, preview := range []bool{true, false} {
 		args, _ := structpb.NewStruct(map[string]any{"key": "k"})
 		resp, err := client.Invoke(context.Background(), &pulumirpc.InvokeRequest{Tok: "test:index:probe", Args: args, Preview: preview})

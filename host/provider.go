@@ -7,8 +7,6 @@ import (
 	"os"
 	"runtime"
 
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-
 	"github.com/polyhost/polyhost/host/internal/core"
 	"github.com/polyhost/polyhost/host/internal/rpc"
 	"github.com/polyhost/polyhost/host/schema"
@@ -80,10 +78,6 @@ func Main(name string, opts ...Option) {
 func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) error {
 	return rpc.Serve(ctx, p.core, args, stdout)
 }
-
-// NewServer returns p's gRPC server, for callers that serve it themselves
-// or wrap some of its methods. [Serve] is the usual way to run a provider.
-func NewServer(p *Provider) pulumirpc.ResourceProviderServer { return rpc.NewServer(p.core) }
 
 // WithVersion sets the version GetPluginInfo reports. It must be semver;
 // set it at build time with -ldflags "-X main.version=...". Without it the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 // readSchemaYAML is the rd package, for Read.
@@ -51,7 +52,7 @@ func readDoc(t *testing.T, backend plainDoc, olds, state resource.PropertyMap) (
 		}
 		return s
 	}
-	resp, err := host.NewServer(p).Read(context.Background(), &pulumirpc.ReadRequest{
+	resp, err := hosttest.NewServer(p).Read(context.Background(), &pulumirpc.ReadRequest{
 		Urn: "urn:pulumi:dev::proj::rd:index:Document::d", Name: "d", Type: "rd:index:Document", Id: "d1",
 		Inputs: wire(olds), Properties: wire(state),
 	})

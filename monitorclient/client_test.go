@@ -6,23 +6,22 @@ import (
 	"fmt"
 	"maps"
 	"net"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/polyhost/polyhost/host/diag"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -135,18 +134,18 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 	check("dependencies", slices.Equal(r.Dependencies, []urn.URN{otherURN, stackURN}))
 	check("propertyDependencies", maps.EqualFunc(r.PropertyDependencies,
 		map[string][]urn.URN{"a": {stackURN}, "b": {otherURN}}, slices.Equal))
-	check("aliases", slices.Equal(r.Aliases, []hosttest.Alias{{URN: otherURN}, {Name: "old", NoParent: true}}) && r.AliasSpecs)
+	check("aliases", reflect.DeepEqual(r.Aliases, []monitorclient.Alias{{URN: otherURN}, {Spec: &monitorclient.AliasSpec{Name: "old", NoParent: true}}}) && r.AliasSpecs)
 	check("additionalSecretOutputs", slices.Equal(r.AdditionalSecretOutputs, []string{"a"}))
 	check("protect", r.Protect != nil && *r.Protect)
 	check("ignoreChanges", slices.Equal(r.IgnoreChanges, []string{"b"}))
 	check("replaceOnChanges", slices.Equal(r.ReplaceOnChanges, []string{"a"}))
-	check("customTimeouts", *r.CustomTimeouts == hosttest.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"})
+	check("customTimeouts", *r.CustomTimeouts == monitorclient.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"})
 	check("replaceWith", slices.Equal(r.Raw.GetReplaceWith(), []string{otherURN}))
 	trigger := r.Raw.GetReplacementTrigger().GetStructValue().GetFields()
 	check("replacementTrigger", trigger["value"].GetStringValue() == "v2" && trigger[sig.Key].GetStringValue() == sig.Secret)
 	check("hooks", slices.Equal(r.Raw.GetHooks().GetBeforeCreate(), []string{"audit"}) &&
 		slices.Equal(r.Raw.GetHooks().GetOnError(), []string{"retry"}))
-	check("deleteBeforeReplace", !r.DeleteBeforeReplace && r.DeleteBeforeReplaceDefined)
+	check("deleteBeforeReplace", r.DeleteBeforeReplace != nil && !*r.DeleteBeforeReplace)
 	check("retainOnDelete", r.RetainOnDelete != nil && *r.RetainOnDelete)
 	check("deletedWith", r.DeletedWith == otherURN)
 	check("version", r.Version == "1.2.3")
@@ -424,16 +423,16 @@ func TestConcurrentRegisterResource(t *testing.T) {
 
 func TestInvoke(t *testing.T) {
 	t.Parallel()
-	m := hosttest.Start(t, hosttest.WithInvokeHook(func(inv hosttest.Invocation) (hosttest.InvokeResult, error) {
+	m := hosttest.Start(t, hosttest.WithInvokeHook(func(inv hosttest.Invocation) (monitorclient.InvokeResponse, error) {
 		switch inv.Token {
 		case "pkg:index:echo":
-			return hosttest.InvokeResult{Return: inv.Args}, nil
+			return monitorclient.InvokeResponse{Return: inv.Args}, nil
 		case "pkg:index:bad":
-			return hosttest.InvokeResult{Failures: []diag.CheckFailure{{Property: "x", Reason: "must be positive"}}}, nil
+			return monitorclient.InvokeResponse{}, &monitorclient.FailuresError{Failures: []diag.CheckFailure{{Property: "x", Reason: "must be positive"}}}
 		case "pkg:index:pending":
-			return hosttest.InvokeResult{Unknown: true}, nil
+			return monitorclient.InvokeResponse{Unknown: true}, nil
 		}
-		return hosttest.InvokeResult{}, errors.New("no such function")
+		return monitorclient.InvokeResponse{}, errors.New("no such function")
 	}))
 	c := dial(t, m)
 	ctx := t.Context()
@@ -475,13 +474,13 @@ func TestInvoke(t *testing.T) {
 
 func TestCall(t *testing.T) {
 	t.Parallel()
-	m := hosttest.Start(t, hosttest.WithCallHook(func(call hosttest.Call) (hosttest.CallResult, error) {
+	m := hosttest.Start(t, hosttest.WithCallHook(func(call hosttest.Call) (monitorclient.CallResponse, error) {
 		if call.Token == "pkg:index:Comp/bad" {
-			return hosttest.CallResult{Failures: []diag.CheckFailure{{Reason: "no"}}}, nil
+			return monitorclient.CallResponse{}, &monitorclient.FailuresError{Failures: []diag.CheckFailure{{Reason: "no"}}}
 		}
-		return hosttest.CallResult{
+		return monitorclient.CallResponse{
 			Return:             pmap(map[string]property.Value{"res": withDeps(str("r"), otherURN)}),
-			ReturnDependencies: map[string][]string{"res": {stackURN}},
+			ReturnDependencies: map[string][]urn.URN{"res": {stackURN}},
 		}, nil
 	}))
 	c := dial(t, m)
@@ -671,7 +670,7 @@ func TestEngineLog(t *testing.T) {
 		t.Error("bad severity accepted")
 	}
 	logs := m.Logs()
-	want := []hosttest.LogEntry{{Severity: pulumirpc.LogSeverity_WARNING, Message: "careful", URN: urn.URN(u), Ephemeral: true}}
+	want := []monitorclient.LogRequest{{Severity: monitorclient.SeverityWarning, Message: "careful", URN: urn.URN(u), Ephemeral: true}}
 	if !slices.Equal(logs, want) {
 		t.Errorf("logs %+v", logs)
 	}

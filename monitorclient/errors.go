@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"google.golang.org/grpc/status"
+
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // ErrPoolClosed is returned by Pool.Get after Pool.Close.

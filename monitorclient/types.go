@@ -1,6 +1,7 @@
 package monitorclient
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
@@ -337,6 +338,22 @@ const (
 	SeverityWarning
 	SeverityError
 )
+
+// String is the severity as the engine names it: DEBUG, INFO, WARNING,
+// ERROR.
+func (s Severity) String() string {
+	switch s {
+	case SeverityDebug:
+		return "DEBUG"
+	case SeverityInfo:
+		return "INFO"
+	case SeverityWarning:
+		return "WARNING"
+	case SeverityError:
+		return "ERROR"
+	}
+	return fmt.Sprintf("Severity(%d)", int(s))
+}
 
 // LogRequest is one message for the engine's diagnostics. URN attaches it to
 // a resource; Ephemeral makes it a status line.

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/polyhost/polyhost/provider/storage"
 )
 

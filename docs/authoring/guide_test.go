@@ -6,14 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyhost/polyhost/host/custom"
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	guide "github.com/polyhost/polyhost/docs/authoring"
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 

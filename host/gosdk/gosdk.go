@@ -7,9 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/polyhost/polyhost/host/diag"
-	"github.com/polyhost/polyhost/host/internal/core"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -17,6 +14,8 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/core"
 )
 
 // ComponentFunc builds a component, in the shape of a generated SDK's

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -16,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/gosdk"
 	"github.com/polyhost/polyhost/host/hosttest"
 )
@@ -99,7 +98,7 @@ func provider(t *testing.T, mon *hosttest.Monitor) pulumirpc.ResourceProviderSer
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.NewServer(p)
+	srv := hosttest.NewServer(p)
 	if _, err := srv.Attach(context.Background(), &pulumirpc.PluginAttach{Address: mon.Addr()}); err != nil {
 		t.Fatal(err)
 	}

@@ -7,10 +7,9 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/internal/typed"
 )
 

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/polyhost/polyhost/internal/engine"
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 const (
@@ -145,7 +145,7 @@ func checkOK(t *testing.T, f *fakeEngine, lang string, dryRun bool) {
 		t.Errorf("dryRun output = %v, want %v", d, dryRun)
 	}
 	for _, l := range f.Logs() {
-		if l.Severity == pulumirpc.LogSeverity_ERROR {
+		if l.Severity == monitorclient.SeverityError {
 			t.Errorf("unexpected error log: %s", l.Message)
 		}
 	}

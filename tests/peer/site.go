@@ -5,13 +5,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	sdkprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
 
 	"github.com/polyhost/polyhost/components"
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // Bucket is a sitekit:index:Bucket child, with the outputs the site uses.

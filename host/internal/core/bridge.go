@@ -8,7 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // Tokens served with the Go SDK (host/gosdk) are bridged: the Go SDK's
@@ -104,4 +107,61 @@ func (p *Provider) EngineAddress() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.engineAddr
+}
+
+// ConstructBridged builds a component with the Go SDK's b, which gets raw,
+// the protocol's request, as it came; outputs reads the URN and state of
+// its answer, for the check against the schema. Its errors are as
+// Construct's.
+func (p *Provider) ConstructBridged(ctx context.Context, req ConstructRequest, b BridgeConstruct, raw any, outputs func(resp any) (urn.URN, property.Map, error)) (any, error) {
+	resp, err := p.constructBridged(ctx, req, b, raw, outputs)
+	if err != nil {
+		return nil, constructInputError(p.Failed(ctx, err, "", "", req.Inputs, req.Info.Config), req.Inputs)
+	}
+	return resp, nil
+}
+
+func (p *Provider) constructBridged(ctx context.Context, req ConstructRequest, b BridgeConstruct, raw any, outputs func(resp any) (urn.URN, property.Map, error)) (any, error) {
+	if err := p.checkInputs(req.Type, req.Inputs); err != nil {
+		return nil, err
+	}
+	resp, err := runSafely(ctx, req.Type, req.Name, func(ctx context.Context) (any, error) {
+		return b(ctx, p.EngineAddress(), req.Inputs, raw)
+	})
+	if err != nil {
+		return nil, err
+	}
+	u, state, err := outputs(resp)
+	if err == nil {
+		err = p.checkOutputs(ctx, req.Type, req.Name, u, state)
+	}
+	return resp, err
+}
+
+// CallBridged serves a method with the Go SDK's b, which gets raw, the
+// protocol's request, as it came; results reads its answer's return
+// values, or says it failed. A Call's arguments the host refuses, or the
+// method does, come back as failures, redacted as Invoke's are.
+func (p *Provider) CallBridged(ctx context.Context, req CallRequest, b BridgeCall, raw any, results func(resp any) (ret property.Map, failed bool, err error)) (any, []diag.CheckFailure, error) {
+	p.completeCallInfo(ctx, &req)
+	if _, _, failures := p.callArgs(req); len(failures) > 0 {
+		return nil, printable(failures, req.Args, req.Info.Config), nil
+	}
+	resp, err := runSafely(ctx, req.Token, "", func(ctx context.Context) (any, error) {
+		return b(ctx, p.EngineAddress(), req.Args, raw)
+	})
+	if ie, ok := asInputError(err); ok { // bad arguments, as the raw path reports them
+		return nil, printable(ie.Failures, req.Args, req.Info.Config), nil
+	}
+	if err == nil {
+		var ret property.Map
+		var failed bool
+		if ret, failed, err = results(resp); err == nil && !failed {
+			err = p.checkOutputs(ctx, req.Token, "", "", ret)
+		}
+	}
+	if err != nil {
+		return nil, nil, p.Failed(ctx, err, "", "", req.Args, req.Info.Config)
+	}
+	return resp, nil, nil
 }

@@ -6,11 +6,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -54,13 +53,46 @@ type CallResponse struct {
 	Failures           []diag.CheckFailure
 }
 
-// Call runs a method of a component.
+// Call runs a method of a component; its errors and failures are redacted.
+// The organization and the secret config keys the engine leaves out of a
+// Call come from the monitor.
 func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, error) {
+	p.completeCallInfo(ctx, &req)
+	resp, err := p.call(ctx, req)
+	if err != nil {
+		return resp, p.Failed(ctx, err, req.Token, "", req.Args, req.Info.Config)
+	}
+	resp.Failures = redacted(resp.Failures, req.Args, req.Info.Config)
+	return resp, nil
+}
+
+// completeCallInfo fills in the organization and the secret config keys
+// of a Call from the monitor's GetDeploymentInfo when the request lacks
+// them: the engine leaves both out of CallRequest, and without the keys a
+// method would read secret stack config as plain.
+func (p *Provider) completeCallInfo(ctx context.Context, req *CallRequest) {
+	if req.Info.Organization != "" && property.New(req.Info.Config).HasSecrets() {
+		return
+	}
+	info, ok := p.DeploymentInfo(ctx, req.MonitorAddr)
+	if !ok {
+		return
+	}
+	if req.Info.Organization == "" {
+		req.Info.Organization = info.Organization
+	}
+	if !property.New(req.Info.Config).HasSecrets() {
+		req.Info.Config = markSecret(req.Info.Config, info.ConfigSecretKeys)
+	}
+}
+
+// call runs a method of a component.
+func (p *Provider) call(ctx context.Context, req CallRequest) (CallResponse, error) {
 	fn, ok := p.methods[req.Token]
 	if !ok {
 		return CallResponse{}, unknownToken(p, "method", req.Token, p.methods)
 	}
-	selfValue, args, failures := p.CallArgs(req)
+	selfValue, args, failures := p.callArgs(req)
 	if len(failures) > 0 {
 		return CallResponse{Failures: failures}, nil
 	}
@@ -89,7 +121,7 @@ func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, err
 		p.window.grow(n)
 		self.window = p.window
 	}
-	out, err := RunSafely(ctx, req.Token, self.name, func(ctx context.Context) (property.Map, error) {
+	out, err := runSafely(ctx, req.Token, self.name, func(ctx context.Context) (property.Map, error) {
 		return fn(ctx, self, args)
 	})
 	self.pending.Wait()
@@ -103,7 +135,7 @@ func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, err
 		return CallResponse{}, err
 	}
 	out = self.seal(out)
-	if err := p.CheckOutputs(ctx, req.Token, self.name, self.urn, out); err != nil {
+	if err := p.checkOutputs(ctx, req.Token, self.name, self.urn, out); err != nil {
 		return CallResponse{}, err
 	}
 	return CallResponse{Return: out, ReturnDependencies: monitorclient.DependencyMap(out)}, nil
@@ -111,7 +143,7 @@ func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, err
 
 // callArgs splits a Call's arguments into the component it is called on
 // and the method's own arguments, which it checks against the schema.
-func (p *Provider) CallArgs(req CallRequest) (self property.Value, args property.Map, failures []diag.CheckFailure) {
+func (p *Provider) callArgs(req CallRequest) (self property.Value, args property.Map, failures []diag.CheckFailure) {
 	self, hasSelf := req.Args.GetOk("__self__")
 	args = req.Args.Delete("__self__")
 	if !hasSelf || self.IsNull() {

@@ -9,12 +9,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -253,7 +252,7 @@ func (c *Component) Nested(ctx context.Context, token, name string, args any, bu
 		return err
 	}
 	child := c.child(token, name, resp.URN, inputs)
-	out, err := RunSafely(ctx, token, name, func(ctx context.Context) (any, error) { return build(ctx, child) })
+	out, err := runSafely(ctx, token, name, func(ctx context.Context) (any, error) { return build(ctx, child) })
 	if err != nil {
 		return err
 	}
@@ -262,7 +261,7 @@ func (c *Component) Nested(ctx context.Context, token, name string, args any, bu
 		return &diag.StepError{Token: token, Name: name, Step: "encode outputs", Err: err}
 	}
 	outputs = child.seal(outputs)
-	if err := c.provider.CheckOutputs(ctx, token, name, resp.URN, outputs); err != nil {
+	if err := c.provider.checkOutputs(ctx, token, name, resp.URN, outputs); err != nil {
 		return err
 	}
 	if _, err := c.monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: resp.URN, Outputs: outputs}); err != nil {
@@ -271,9 +270,9 @@ func (c *Component) Nested(ctx context.Context, token, name string, args any, bu
 	return nil
 }
 
-// RunSafely runs component code, turning a panic into a StepError so one bad
+// runSafely runs component code, turning a panic into a StepError so one bad
 // call cannot take the provider down.
-func RunSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
+func runSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = PanicError(token, name, diag.StepConstruct, r)

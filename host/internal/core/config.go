@@ -32,9 +32,15 @@ func (p *Provider) configSpec() (schema.Object, bool) {
 	return p.schema.Provider.Inputs(), true
 }
 
-// checkConfig validates news against the schema's config section, applies
-// defaults, and marks secret variables secret.
+// CheckConfig validates news against the schema's config section, applies
+// defaults, and marks secret variables secret; its failures are redacted.
 func (p *Provider) CheckConfig(news property.Map) (property.Map, []diag.CheckFailure) {
+	checked, failures := p.checkConfig(news)
+	return checked, printable(failures, news, checked)
+}
+
+// checkConfig is CheckConfig before its failures are redacted.
+func (p *Provider) checkConfig(news property.Map) (property.Map, []diag.CheckFailure) {
 	spec, ok := p.configSpec()
 	if !ok {
 		return news, nil
@@ -148,8 +154,17 @@ func (p *Provider) DiffConfig(olds, news property.Map) ConfigDiff {
 	return d
 }
 
-// configure records the configuration and runs the author's hook.
+// Configure records the configuration and runs the author's function
+// (host.WithConfig); its error is redacted.
 func (p *Provider) Configure(ctx context.Context, config property.Map) error {
+	if err := p.configure(ctx, config); err != nil {
+		return p.Failed(ctx, err, "", "", config)
+	}
+	return nil
+}
+
+// configure records the configuration and runs the author's function.
+func (p *Provider) configure(ctx context.Context, config property.Map) error {
 	if p.onConfigure != nil {
 		if err := p.onConfigure(ctx, config); err != nil {
 			return fmt.Errorf("configure %s: %w", p.name, err)

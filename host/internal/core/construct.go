@@ -7,11 +7,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -34,15 +33,25 @@ type ConstructResponse struct {
 	StateDependencies map[string][]urn.URN
 }
 
+// Construct builds one component, its errors as the engine gets them:
+// redacted, and an InputError as the engine prints one.
+func (p *Provider) Construct(ctx context.Context, req ConstructRequest) (ConstructResponse, error) {
+	resp, err := p.construct(ctx, req)
+	if err != nil {
+		return resp, constructInputError(p.Failed(ctx, err, req.Type, req.Name, req.Inputs, req.Info.Config), req.Inputs)
+	}
+	return resp, nil
+}
+
 // construct builds one component: it checks the inputs, registers the
 // component with the request's options, runs the author's code and records
 // its outputs. It returns only after every child registration is answered.
-func (p *Provider) Construct(ctx context.Context, req ConstructRequest) (ConstructResponse, error) {
+func (p *Provider) construct(ctx context.Context, req ConstructRequest) (ConstructResponse, error) {
 	ctor, ok := p.components[req.Type]
 	if !ok {
 		return ConstructResponse{}, unknownToken(p, "component type", req.Type, p.componentTokens())
 	}
-	if err := p.CheckInputs(req.Type, req.Inputs); err != nil {
+	if err := p.checkInputs(req.Type, req.Inputs); err != nil {
 		return ConstructResponse{}, err
 	}
 	monitor, err := p.monitors.Get(ctx, req.MonitorAddr)
@@ -68,7 +77,7 @@ func (p *Provider) Construct(ctx context.Context, req ConstructRequest) (Constru
 		p.window.grow(n)
 		c.window = p.window
 	}
-	outputs, err := RunSafely(ctx, req.Type, req.Name, func(ctx context.Context) (property.Map, error) {
+	outputs, err := runSafely(ctx, req.Type, req.Name, func(ctx context.Context) (property.Map, error) {
 		return ctor(ctx, c)
 	})
 	// Registrations the component code started but did not wait for must
@@ -78,7 +87,7 @@ func (p *Provider) Construct(ctx context.Context, req ConstructRequest) (Constru
 		return ConstructResponse{}, err
 	}
 	outputs = c.seal(markSecret(outputs, o.AdditionalSecretOutputs))
-	if err := p.CheckOutputs(ctx, req.Type, req.Name, own.URN, outputs); err != nil {
+	if err := p.checkOutputs(ctx, req.Type, req.Name, own.URN, outputs); err != nil {
 		return ConstructResponse{}, err
 	}
 	if _, err := monitor.RegisterResourceOutputs(ctx, monitorclient.RegisterResourceOutputsRequest{URN: own.URN, Outputs: outputs}); err != nil {
@@ -106,7 +115,7 @@ func (p *Provider) warnUndeclared(ctx context.Context, token string, u urn.URN, 
 // schema, when there is one. A mismatch is the author's mistake, not the
 // user's, so it is a StepError naming each property. Outputs the schema does
 // not declare only get a warning: no generated SDK can read them.
-func (p *Provider) CheckOutputs(ctx context.Context, token, name string, u urn.URN, outputs property.Map) error {
+func (p *Provider) checkOutputs(ctx context.Context, token, name string, u urn.URN, outputs property.Map) error {
 	if p.schema == nil {
 		return nil
 	}
@@ -129,7 +138,7 @@ func (p *Provider) CheckOutputs(ctx context.Context, token, name string, u urn.U
 	var msgs []string
 	for _, f := range p.schema.Check(*obj, property.NewMap(declared)) {
 		reason := f.Reason
-		if SecretAt(f.Property, outputs) {
+		if secretAt(f.Property, outputs) {
 			reason = "does not match the schema" // the reason may quote the secret
 		}
 		msgs = append(msgs, f.Property+": "+reason)
@@ -141,7 +150,7 @@ func (p *Provider) CheckOutputs(ctx context.Context, token, name string, u urn.U
 }
 
 // checkInputs validates component inputs against the schema, when there is one.
-func (p *Provider) CheckInputs(token string, inputs property.Map) error {
+func (p *Provider) checkInputs(token string, inputs property.Map) error {
 	if p.schema == nil {
 		return nil
 	}

@@ -30,7 +30,73 @@ func (p *Provider) resourceSchema(token string) (schema.Resource, bool) {
 	return p.schema.Resource(token)
 }
 
+// The CRUD requests of a custom resource: each is given the provider's
+// configuration, and answers with its errors and failures redacted of the
+// secrets of the request (as Failed and printable say). A partial create
+// or update keeps its ID and state.
+
+// Check checks the inputs of a resource.
 func (p *Provider) Check(ctx context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
+	req.Config = p.Config()
+	resp, err := p.check(ctx, req)
+	if err != nil {
+		return resp, p.Failed(ctx, err, "", "", req.OldInputs, req.Inputs, req.Config)
+	}
+	resp.Failures = printable(resp.Failures, req.Inputs, resp.Inputs, req.OldInputs, req.Config)
+	return resp, nil
+}
+
+// Diff compares a resource's state with new inputs.
+func (p *Provider) Diff(ctx context.Context, req custom.DiffRequest) (custom.DiffResponse, error) {
+	req.Config = p.Config()
+	resp, err := p.diff(ctx, req)
+	if err != nil {
+		return resp, p.Failed(ctx, err, "", "", req.OldInputs, req.OldOutputs, req.Inputs, req.Config)
+	}
+	return resp, nil
+}
+
+// Create creates a resource; in a preview it answers without the backend.
+func (p *Provider) Create(ctx context.Context, req custom.CreateRequest, preview bool) (custom.CreateResponse, error) {
+	req.Config = p.Config()
+	resp, err := p.create(ctx, req, preview)
+	if err != nil {
+		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.Config)
+	}
+	return resp, nil
+}
+
+// Read reads a resource's live state.
+func (p *Provider) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	req.Config = p.Config()
+	resp, err := p.read(ctx, req)
+	if err != nil {
+		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.Outputs, req.Config)
+	}
+	return resp, nil
+}
+
+// Update updates a resource in place; in a preview it answers without the
+// backend.
+func (p *Provider) Update(ctx context.Context, req custom.UpdateRequest, preview bool) (custom.UpdateResponse, error) {
+	req.Config = p.Config()
+	resp, err := p.update(ctx, req, preview)
+	if err != nil {
+		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.OldOutputs, req.Config)
+	}
+	return resp, nil
+}
+
+// Delete deletes a resource.
+func (p *Provider) Delete(ctx context.Context, req custom.DeleteRequest) error {
+	req.Config = p.Config()
+	if err := p.delete(ctx, req); err != nil {
+		return p.Failed(ctx, err, "", "", req.Inputs, req.Outputs, req.Config)
+	}
+	return nil
+}
+
+func (p *Provider) check(ctx context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
 	r, err := p.resource(req.Type)
 	if err != nil {
 		return custom.CheckResponse{}, err
@@ -63,7 +129,7 @@ func applyDefaults(props map[string]schema.Property, inputs property.Map) proper
 	return inputs
 }
 
-func (p *Provider) Diff(ctx context.Context, req custom.DiffRequest) (custom.DiffResponse, error) {
+func (p *Provider) diff(ctx context.Context, req custom.DiffRequest) (custom.DiffResponse, error) {
 	r, err := p.resource(req.Type)
 	if err != nil {
 		return custom.DiffResponse{}, err
@@ -146,7 +212,7 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 
 func noCancel() {}
 
-func (p *Provider) Create(ctx context.Context, req custom.CreateRequest, preview bool) (custom.CreateResponse, error) {
+func (p *Provider) create(ctx context.Context, req custom.CreateRequest, preview bool) (custom.CreateResponse, error) {
 	r, err := p.resource(req.Type)
 	if err != nil {
 		return custom.CreateResponse{}, err
@@ -168,7 +234,7 @@ func (p *Provider) Create(ctx context.Context, req custom.CreateRequest, preview
 	return resp, nil
 }
 
-func (p *Provider) Update(ctx context.Context, req custom.UpdateRequest, preview bool) (custom.UpdateResponse, error) {
+func (p *Provider) update(ctx context.Context, req custom.UpdateRequest, preview bool) (custom.UpdateResponse, error) {
 	r, err := p.resource(req.Type)
 	if err != nil {
 		return custom.UpdateResponse{}, err
@@ -187,7 +253,7 @@ func (p *Provider) Update(ctx context.Context, req custom.UpdateRequest, preview
 	return resp, nil
 }
 
-func (p *Provider) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+func (p *Provider) read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
 	r, err := p.resource(req.Type)
 	if err != nil {
 		return custom.ReadResponse{}, err
@@ -212,19 +278,19 @@ func (p *Provider) Read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 func (p *Provider) readSecrets(req custom.ReadRequest, inputs, outputs property.Map) (property.Map, property.Map) {
 	spec, _ := p.resourceSchema(req.Type)
 	for k, v := range inputs.All {
-		if spec.InputProperties[k].Secret || SecretKey(k, req.Inputs) {
+		if spec.InputProperties[k].Secret || secretKey(k, req.Inputs) {
 			inputs = inputs.Set(k, v.WithSecret(true))
 		}
 	}
 	for k, v := range outputs.All {
-		if SecretKey(k, req.Inputs, req.Outputs) {
+		if secretKey(k, req.Inputs, req.Outputs) {
 			outputs = outputs.Set(k, v.WithSecret(true))
 		}
 	}
 	return inputs, p.secretOutputs(req.Type, inputs, outputs, req.Inputs)
 }
 
-func (p *Provider) Delete(ctx context.Context, req custom.DeleteRequest) error {
+func (p *Provider) delete(ctx context.Context, req custom.DeleteRequest) error {
 	r, err := p.resource(req.Type)
 	if err != nil {
 		return err

@@ -3,9 +3,9 @@ package core
 import (
 	"context"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // Function serves a provider function with its arguments raw.
@@ -24,6 +24,14 @@ func InPreview(ctx context.Context) bool {
 	return v
 }
 
+// InvokeRequest is an Invoke, off the wire: a function's token and its
+// arguments, in a preview or not.
+type InvokeRequest struct {
+	Token   string
+	Args    property.Map
+	Preview bool
+}
+
 // InvokeResponse is what an Invoke answers: the function's results, or the
 // arguments it refused.
 type InvokeResponse struct {
@@ -31,10 +39,23 @@ type InvokeResponse struct {
 	Failures []diag.CheckFailure
 }
 
+// Invoke runs a function; its errors and failures are redacted.
+func (p *Provider) Invoke(ctx context.Context, req InvokeRequest) (InvokeResponse, error) {
+	if req.Preview {
+		ctx = WithPreview(ctx)
+	}
+	resp, err := p.invoke(ctx, req.Token, req.Args)
+	if err != nil {
+		return resp, p.Failed(ctx, err, req.Token, "", req.Args)
+	}
+	resp.Failures = printable(resp.Failures, req.Args)
+	return resp, nil
+}
+
 // invoke runs a function. Arguments must be known: an unknown one comes back
 // as a failure naming the property. Secret ones are welcome; see
 // host.WithFunction for what their results are.
-func (p *Provider) Invoke(ctx context.Context, token string, args property.Map) (InvokeResponse, error) {
+func (p *Provider) invoke(ctx context.Context, token string, args property.Map) (InvokeResponse, error) {
 	fn, ok := p.functions[token]
 	if !ok {
 		return InvokeResponse{}, unknownToken(p, "function", token, p.functions)
@@ -54,7 +75,7 @@ func (p *Provider) Invoke(ctx context.Context, token string, args property.Map) 
 	if len(failures) > 0 {
 		return InvokeResponse{Failures: failures}, nil
 	}
-	ret, err := RunSafely(ctx, token, "", func(ctx context.Context) (property.Map, error) { return fn(ctx, args) })
+	ret, err := runSafely(ctx, token, "", func(ctx context.Context) (property.Map, error) { return fn(ctx, args) })
 	if ie, ok := asInputError(err); ok {
 		return InvokeResponse{Failures: ie.Failures}, nil
 	}

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/blang/semver"
+
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // ParameterizeRequest asks a parameterized plugin which package to serve

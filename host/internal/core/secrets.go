@@ -6,20 +6,20 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/polyhost/polyhost/host/custom"
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // minSecretLen is the shortest secret text redacted from messages; shorter
 // ones would garble ordinary words.
 const minSecretLen = 3
 
-// SecretTexts collects the plaintext of every secret in ms, as error
+// secretTexts collects the plaintext of every secret in ms, as error
 // messages might print it: strings as they are, numbers as Go prints them.
-func SecretTexts(ms ...property.Map) []string {
+func secretTexts(ms ...property.Map) []string {
 	var out []string
 	var walk func(v property.Value, secret bool)
 	walk = func(v property.Value, secret bool) {
@@ -50,7 +50,7 @@ func SecretTexts(ms ...property.Map) []string {
 }
 
 // redact replaces each secret text in s by [secret], longest first.
-func Redact(s string, secrets []string) string {
+func redact(s string, secrets []string) string {
 	sorted := slices.SortedFunc(slices.Values(secrets), func(a, b string) int { return len(b) - len(a) })
 	for _, sec := range sorted {
 		if len(sec) >= minSecretLen {
@@ -60,9 +60,9 @@ func Redact(s string, secrets []string) string {
 	return s
 }
 
-// RedactErr returns err with every secret text removed from what the user
+// redactErr returns err with every secret text removed from what the user
 // will read, keeping the error's kind (input error, partial create).
-func RedactErr(err error, secrets []string) error {
+func redactErr(err error, secrets []string) error {
 	if err == nil || len(secrets) == 0 {
 		return err
 	}
@@ -70,20 +70,20 @@ func RedactErr(err error, secrets []string) error {
 	if errors.As(err, &pe) {
 		// First: a partial create's ID and state must reach the engine,
 		// whatever error it carries.
-		return &custom.PartialError{ID: pe.ID, Outputs: pe.Outputs, Err: RedactErr(pe.Err, secrets)}
+		return &custom.PartialError{ID: pe.ID, Outputs: pe.Outputs, Err: redactErr(pe.Err, secrets)}
 	}
 	if ie, ok := asInputError(err); ok {
-		out := &diag.InputError{Message: Redact(ie.Message, secrets)}
+		out := &diag.InputError{Message: redact(ie.Message, secrets)}
 		for _, f := range ie.Failures {
-			out.Failures = append(out.Failures, diag.CheckFailure{Property: f.Property, Reason: Redact(f.Reason, secrets)})
+			out.Failures = append(out.Failures, diag.CheckFailure{Property: f.Property, Reason: redact(f.Reason, secrets)})
 		}
 		if err == error(ie) {
 			return out
 		}
 		// Keep the context it was wrapped in, and that it was wrapped.
-		return &wrappedError{msg: Redact(err.Error(), secrets), err: out}
+		return &wrappedError{msg: redact(err.Error(), secrets), err: out}
 	}
-	return errors.New(Redact(err.Error(), secrets))
+	return errors.New(redact(err.Error(), secrets))
 }
 
 // wrappedError is a redacted error text around the redacted error it wraps.
@@ -103,7 +103,7 @@ type secretSet map[string]bool
 
 func newSecretSet(ms ...property.Map) secretSet {
 	var set secretSet
-	for _, s := range SecretTexts(ms...) {
+	for _, s := range secretTexts(ms...) {
 		if len(s) < minSecretLen {
 			continue
 		}
@@ -160,12 +160,12 @@ func (set secretSet) within(s string) bool {
 	return false
 }
 
-// SecretAt reports whether any of ms holds a secret at path (a property
+// secretAt reports whether any of ms holds a secret at path (a property
 // path such as `pages["a.html"]` or `labels.site`), on the way to it or in
 // the value there; the empty path means anywhere. The engine prints the
 // input at a failure's path beside the failure, secret or not, so failures
 // about such properties name them in their text instead.
-func SecretAt(path string, ms ...property.Map) bool {
+func secretAt(path string, ms ...property.Map) bool {
 	p, err := resource.ParsePropertyPath(path)
 	if err != nil {
 		return false
@@ -178,9 +178,9 @@ func SecretAt(path string, ms ...property.Map) bool {
 	return false
 }
 
-// SecretKey reports whether any of ms holds a secret under the top-level
+// secretKey reports whether any of ms holds a secret under the top-level
 // key k.
-func SecretKey(k string, ms ...property.Map) bool {
+func secretKey(k string, ms ...property.Map) bool {
 	for _, m := range ms {
 		if v, ok := m.GetOk(k); ok && v.HasSecrets() {
 			return true

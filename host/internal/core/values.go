@@ -34,23 +34,6 @@ func markSecret(m property.Map, keys []string) property.Map {
 	return m
 }
 
-// WithInputDependencies marks each top-level input with the URNs the engine
-// says it depends on.
-func WithInputDependencies(m property.Map, deps map[string][]string) property.Map {
-	for k, urns := range deps {
-		v, ok := m.GetOk(k)
-		if !ok {
-			continue
-		}
-		all := v.Dependencies()
-		for _, u := range urns {
-			all = appendUnique(all, urn.URN(u))
-		}
-		m = m.Set(k, v.WithDependencies(all))
-	}
-	return m
-}
-
 func withoutKey[V any](m map[string]V, key string) map[string]V {
 	if _, ok := m[key]; !ok {
 		return m

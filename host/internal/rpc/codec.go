@@ -71,7 +71,7 @@ var (
 	diffOlds       = fieldNum(&pulumirpc.DiffRequest{}, "olds")
 	diffOldInputs  = fieldNum(&pulumirpc.DiffRequest{}, "old_inputs")
 	diffNews       = fieldNum(&pulumirpc.DiffRequest{}, "news")
-	crudReadOption = wire.UnmarshalOptions{} // as crudFromWire
+	crudReadOption = crudValues
 )
 
 // structs are the google.protobuf.Struct fields splitStructs read, in
@@ -184,37 +184,38 @@ func (s *server) rawDiff(ctx context.Context, in *diffIn) (any, error) {
 	if !in.raw {
 		return s.Diff(ctx, &in.req)
 	}
-	return s.diff(ctx, &in.req, in.oldOutputs, in.oldInputs, in.news)
+	return s.diff(ctx, diffRequest(&in.req, in.oldOutputs, in.oldInputs, in.news))
 }
 
 func (s *server) rawCheck(ctx context.Context, in *checkIn) (any, error) {
 	if !in.raw {
 		return s.Check(ctx, &in.req)
 	}
-	checked, failures, err := s.check(ctx, &in.req, in.olds, in.news)
+	resp, err := s.serving().Check(ctx, checkRequest(&in.req, in.olds, in.news))
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	b, err := proto.Marshal(&pulumirpc.CheckResponse{Failures: ToCheckFailures(resp.Failures)})
 	if err != nil {
 		return nil, err
 	}
-	b, err := proto.Marshal(&pulumirpc.CheckResponse{Failures: failures})
-	if err != nil {
-		return nil, err
-	}
-	return s.appendValues(b, checkInputs, checked)
+	return s.appendValues(b, checkInputs, resp.Inputs)
 }
 
 func (s *server) rawCreate(ctx context.Context, in *createIn) (any, error) {
 	if !in.raw {
 		return s.Create(ctx, &in.req)
 	}
-	id, outputs, err := s.create(ctx, &in.req, in.inputs)
+	creq := createRequest(&in.req, in.inputs)
+	resp, err := s.serving().Create(ctx, creq, in.req.GetPreview())
+	if err != nil {
+		return nil, s.crudStatus(err, creq.Inputs)
+	}
+	b, err := proto.Marshal(&pulumirpc.CreateResponse{Id: string(resp.ID)})
 	if err != nil {
 		return nil, err
 	}
-	b, err := proto.Marshal(&pulumirpc.CreateResponse{Id: string(id)})
-	if err != nil {
-		return nil, err
-	}
-	return s.appendValues(b, createOutputs, outputs)
+	return s.appendValues(b, createOutputs, resp.Outputs)
 }
 
 // appendValues appends m to the encoded response b as its Struct field

@@ -24,7 +24,7 @@ func (s *server) Parameterize(ctx context.Context, req *pulumirpc.ParameterizeRe
 	case errors.As(err, &refused):
 		return nil, status.Error(codes.FailedPrecondition, refused.Msg)
 	case err != nil:
-		return nil, errorToStatus(err)
+		return nil, toStatus(err)
 	}
 	return &pulumirpc.ParameterizeResponse{Name: p.Name(), Version: p.Version()}, nil
 }

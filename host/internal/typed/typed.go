@@ -10,9 +10,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // Errors lists every property that failed to decode.

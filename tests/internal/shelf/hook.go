@@ -3,11 +3,10 @@ package shelf
 import (
 	"context"
 
-	"github.com/polyhost/polyhost/host/diag"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // Tokens of the Hook component and its method.
