@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -268,31 +267,6 @@ func (c *Component) Nested(ctx context.Context, token, name string, args any, bu
 		return &diag.StepError{Token: token, Name: name, Step: "register outputs", Err: err}
 	}
 	return nil
-}
-
-// runSafely runs component code, turning a panic into a StepError so one bad
-// call cannot take the provider down.
-func runSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = PanicError(token, name, diag.StepConstruct, r)
-		}
-	}()
-	out, err = f(ctx)
-	if err != nil {
-		if _, ok := err.(*diag.StepError); !ok {
-			if _, isInput := asInputError(err); !isInput {
-				err = &diag.StepError{Token: token, Name: name, Step: diag.StepConstruct, Err: err}
-			}
-		}
-	}
-	return out, err
-}
-
-// PanicError records a panic r in component code, with where it happened.
-func PanicError(token, name, step string, r any) *diag.StepError {
-	return &diag.StepError{Token: token, Name: name, Step: step, Panic: true,
-		Err: fmt.Errorf("%v", r), Stack: debug.Stack()}
 }
 
 // packageOf returns the package of a type token, "pkg:module:Type" -> "pkg".

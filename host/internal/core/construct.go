@@ -2,16 +2,12 @@ package core
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/diag"
-	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -94,74 +90,4 @@ func (p *Provider) construct(ctx context.Context, req ConstructRequest) (Constru
 		return ConstructResponse{}, &diag.StepError{Token: req.Type, Name: req.Name, Step: "register outputs", Err: err}
 	}
 	return ConstructResponse{URN: own.URN, State: outputs, StateDependencies: monitorclient.DependencyMap(outputs)}, nil
-}
-
-// warnUndeclared warns of outputs obj does not declare: no generated SDK
-// can read them.
-func (p *Provider) warnUndeclared(ctx context.Context, token string, u urn.URN, obj schema.Object, outputs property.Map) {
-	var extra []string
-	for k := range outputs.AllStable {
-		if _, ok := obj.Properties[k]; !ok {
-			extra = append(extra, k)
-		}
-	}
-	if len(extra) > 0 {
-		p.Log(ctx, monitorclient.SeverityWarning, u, fmt.Sprintf("%s returned outputs its schema does not declare, which SDKs cannot read: %s",
-			token, strings.Join(extra, ", ")))
-	}
-}
-
-// checkOutputs validates what a component or method returned against the
-// schema, when there is one. A mismatch is the author's mistake, not the
-// user's, so it is a StepError naming each property. Outputs the schema does
-// not declare only get a warning: no generated SDK can read them.
-func (p *Provider) checkOutputs(ctx context.Context, token, name string, u urn.URN, outputs property.Map) error {
-	if p.schema == nil {
-		return nil
-	}
-	var obj *schema.Object
-	if r, ok := p.schema.Resource(token); ok {
-		obj = &r.Object
-	} else if fn, ok := p.schema.Function(token); ok {
-		obj = fn.Outputs
-	}
-	if obj == nil {
-		return nil
-	}
-	p.warnUndeclared(ctx, token, u, *obj, outputs)
-	declared := map[string]property.Value{}
-	for k, v := range outputs.AllStable {
-		if _, ok := obj.Properties[k]; ok {
-			declared[k] = v
-		}
-	}
-	var msgs []string
-	for _, f := range p.schema.Check(*obj, property.NewMap(declared)) {
-		reason := f.Reason
-		if secretAt(f.Property, outputs) {
-			reason = "does not match the schema" // the reason may quote the secret
-		}
-		msgs = append(msgs, f.Property+": "+reason)
-	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return &diag.StepError{Token: token, Name: name, Step: "check outputs against the schema", Err: errors.New(strings.Join(msgs, "; "))}
-}
-
-// checkInputs validates component inputs against the schema, when there is one.
-func (p *Provider) checkInputs(token string, inputs property.Map) error {
-	if p.schema == nil {
-		return nil
-	}
-	r, ok := p.schema.Resource(token)
-	if !ok {
-		return nil
-	}
-	failures := p.schema.Check(r.Inputs(), inputs)
-	if len(failures) == 0 {
-		return nil
-	}
-	// The engine names the resource and its type before this message.
-	return &diag.InputError{Message: "invalid inputs", Failures: failures}
 }

@@ -193,11 +193,8 @@ func pick[T any](cond bool, a, b T) T {
 // warnUndeclaredState warns of a custom resource's outputs that its schema
 // does not declare. They are recorded all the same: the resource exists.
 func (p *Provider) warnUndeclaredState(ctx context.Context, info custom.ResourceInfo, outputs property.Map) {
-	if p.schema == nil {
-		return
-	}
-	if r, ok := p.schema.Resource(info.Type); ok {
-		p.warnUndeclared(ctx, info.Type, info.URN, r.Object, outputs)
+	if c, ok := p.contracts[info.Type]; ok && c.resource {
+		p.warnUndeclared(ctx, info.Type, info.URN, *c.outputs, outputs)
 	}
 }
 

@@ -55,6 +55,7 @@ type definition struct {
 	resources       map[string]custom.Resource
 	methods         map[string]Method
 	functions       map[string]Function
+	contracts       map[string]contract                                  // the schema's of each token, set by Finish
 	signatures      map[string]signature                                 // Go types per component, method, function and typed resource token
 	configSignature *signature                                           // the configuration's Go type, from WithConfig
 	bridged         map[string]Bridged                                   // tokens served with the Go SDK (host/gosdk)
@@ -169,6 +170,7 @@ func (p *Provider) Finish() error {
 	if _, err := semver.Parse(p.version); err != nil {
 		return fmt.Errorf("provider %s: version %q is not semver: %w", name, p.version, err)
 	}
+	p.contracts = contractsOf(p.schema)
 	return nil
 }
 

@@ -5,14 +5,13 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/core"
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
-// Values and the parts several messages share, both ways.
+// Values and the parts several messages share.
 
 // Property values are read with one of two sets of options: Construct and
 // Call, where the engine may send anything Handshake accepts (unknowns,
@@ -47,30 +46,6 @@ func (s *server) toWire(m property.Map) (*structpb.Struct, error) {
 	return marshal(m, s.byteStrings.Load())
 }
 
-// ToCheckFailures writes failures for the wire.
-func ToCheckFailures(fs []diag.CheckFailure) []*pulumirpc.CheckFailure {
-	if len(fs) == 0 {
-		return nil
-	}
-	out := make([]*pulumirpc.CheckFailure, len(fs))
-	for i, f := range fs {
-		out[i] = &pulumirpc.CheckFailure{Property: f.Property, Reason: f.Reason}
-	}
-	return out
-}
-
-// FromCheckFailures reads failures off the wire.
-func FromCheckFailures(fs []*pulumirpc.CheckFailure) []diag.CheckFailure {
-	if len(fs) == 0 {
-		return nil
-	}
-	out := make([]diag.CheckFailure, len(fs))
-	for i, f := range fs {
-		out[i] = diag.CheckFailure{Property: f.GetProperty(), Reason: f.GetReason()}
-	}
-	return out
-}
-
 // withDependencies marks each top-level value of m with the URNs deps says
 // it depends on, as a request's or an answer's dependency map does.
 func withDependencies(m property.Map, deps map[string][]urn.URN) property.Map {
@@ -88,4 +63,34 @@ func withDependencies(m property.Map, deps map[string][]urn.URN) property.Map {
 		m = m.Set(k, v.WithDependencies(all))
 	}
 	return m
+}
+
+// stackInfo builds the deployment's description; secret config values are
+// marked secret so they stay secret in whatever the component builds.
+func stackInfo(project, stack, org string, dryRun bool, parallel int, config map[string]string, secretKeys []string) core.StackInfo {
+	cfg := make(map[string]property.Value, len(config))
+	for k, v := range config {
+		cfg[k] = property.New(v).WithSecret(slices.Contains(secretKeys, k))
+	}
+	return core.StackInfo{Project: project, Stack: stack, Organization: org, DryRun: dryRun, Parallel: parallel,
+		Config: property.NewMap(cfg)}
+}
+
+// configStrings is stack configuration as the engine sends it: the values
+// as strings, and the keys of the secret ones.
+func configStrings(config property.Map) (map[string]string, []string) {
+	if config.Len() == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	var secret []string
+	for k, v := range config.AllStable {
+		if v.IsString() {
+			out[k] = v.AsString()
+		}
+		if v.Secret() {
+			secret = append(secret, k)
+		}
+	}
+	return out, secret
 }
