@@ -74,15 +74,12 @@ func (c *Component) ProviderConfig() property.Map { return c.c.ProviderConfig() 
 // Register registers a child resource and waits for the engine's answer.
 // Parent defaults to the component. A custom child of a package the
 // program passed in `providers` gets that provider unless it names one; a
-// child component, local or remote, gets the whole map in its Providers
-// (entries it sets itself win), as the Go SDK passes them on. Each output
-// of the child depends on the child: read them with resp.Output(key), and
-// the ID with resp.IDValue(), unknown in a preview where the engine sent
-// none, as in the Go SDK. A name that contains a secret input is refused:
-// it would be stored in the URN. At most the engine's parallel
-// registrations of all the components of the process are in flight at
-// once, those of earlier components first; a remote component's
-// registration is not counted.
+// child component gets the whole map, as the Go SDK passes it on. Read the
+// child's outputs with resp.Output(key) and its ID with resp.IDValue():
+// values that depend on it, unknown in a preview where the engine sent
+// none. A name that contains a secret input is refused (it would be in the
+// URN). At most the engine's parallel registrations of the process are in
+// flight at once, those of earlier components first.
 func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {
 	return c.c.Register(ctx, req)
 }

@@ -9,14 +9,9 @@ import (
 
 // Group runs functions concurrently on at most limit goroutines, like an
 // errgroup with SetLimit, except that Go never blocks: functions beyond the
-// limit wait in a queue, and each goroutine runs queued function after
-// function until the queue is empty. A component registering a thousand
-// children starts limit goroutines, not a thousand, and a function may call
-// Go without waiting for a goroutine that is busy running it.
-//
-// The first error cancels the Group's context and is what Wait returns. A
-// panic in a function becomes that function's error. Once Wait has
-// returned, the Group is spent.
+// limit wait in a queue that the goroutines work through. The first error
+// (a panic becomes one) cancels the Group's context and is what Wait
+// returns; then the Group is spent.
 type Group struct {
 	token, name string // the component, for panics
 	cancel      context.CancelCauseFunc

@@ -7,20 +7,16 @@ import (
 	"github.com/polyhost/polyhost/host/internal/core"
 )
 
-// ParameterizeRequest asks a parameterized plugin which package to serve.
-// It holds either Args, the words after the plugin's name on the command
-// line of `pulumi package add` or `pulumi package get-schema`, or the
-// package a program registered: Name, Version and Value, as the package's
-// schema recorded them.
+// ParameterizeRequest asks a parameterized plugin which package to serve:
+// Args, the words after the plugin's name of `pulumi package add`, or the
+// Name, Version and Value of a package a program registered.
 type ParameterizeRequest = core.ParameterizeRequest
 
 // Parameterized is the package a parameterized plugin serves.
 type Parameterized struct {
-	// Provider serves the package; its name and version are the package's.
-	Provider *Provider
-	// Value is the parameter the package's schema records, which programs
-	// send back to register the package. For a request with a Value it
-	// may be left empty: that one is kept.
+	Provider *Provider // named and versioned as the package
+	// Value is the parameter the package's schema records; for a request
+	// with a Value, empty keeps that one.
 	Value []byte
 }
 

@@ -46,15 +46,10 @@ func (p *Provider) apply(opts []Option) error {
 
 // Main builds the provider and serves it with the process's arguments,
 // exiting non-zero if that fails. Call it from the plugin's main function.
-//
-// Main runs the plugin's Go code on one thread at a time (GOMAXPROCS 1):
-// a provider mostly waits on the engine, and with a thread per core Go's
-// scheduler spends CPU waking a second thread for each answer
-// (docs/performance.md). Goroutines still run concurrently; a component
-// that computes in parallel can ask for more with [WithMaxProcs]. If the
-// GOMAXPROCS environment variable is set at all, Main leaves it alone.
-// Main also lets the heap grow by at least 4 MB between collections,
-// unless GOGC or GOMEMLIMIT is set or the plugin's own code sets either.
+// It runs the plugin's Go code on one thread at a time, as a provider
+// mostly waits on the engine ([WithMaxProcs] for more; docs/performance.md),
+// unless GOMAXPROCS is set, and lets the heap grow by at least 4 MB between
+// collections unless GOGC or GOMEMLIMIT is set or the plugin sets either.
 func Main(name string, opts ...Option) {
 	p, err := New(name, opts...)
 	if err == nil {
@@ -119,11 +114,9 @@ func (p *Provider) Schema() *schema.Package { return p.core.Schema() }
 // Close releases the monitor and engine connections.
 func (p *Provider) Close() error { return p.core.Close() }
 
-// Docs supplies the descriptions of a schema built from Go types: doc
-// comments, which reflection cannot see. Package schemagen reads them from
-// the Go source. Each method returns "" for what it does not know: Type
-// (of a named type), Field (of a struct's field) and Func (of a function,
-// by the name runtime.FuncForPC gives it).
+// Docs supplies the descriptions of a schema built from Go types, the doc
+// comments reflection cannot see (package schemagen reads them): of a
+// named Type, a struct's Field, a Func by its runtime name; "" if unknown.
 type Docs = core.Docs
 
 // ValueDocs is a [Docs] that also reads the doc comments of constants: an

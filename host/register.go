@@ -17,13 +17,10 @@ func WithComponent[A, O any](token string, fn ComponentFunc[A, O]) Option {
 	}
 }
 
-// A MethodFunc serves one method of a component. self is the component
-// instance: [Component.State] holds its outputs, and resources registered
-// on it become its children. A result that is a state value, or is derived
-// from one with [Apply], depends on the component and is secret where the
-// value is; a plain Go value read from the state keeps only the secretness.
-// A Call carries neither the component's inputs nor its options, so
-// self's Inputs are the method's raw arguments and its Options are empty.
+// A MethodFunc serves one method of a component. self is the component:
+// [Component.State] holds its outputs, and resources registered on it
+// become its children. A result derived from the state with [Apply]
+// depends on the component, and is secret where the state is.
 type MethodFunc[A, R any] func(ctx context.Context, self *Component, args A) (R, error)
 
 // WithMethod serves the method token ("pkg:module:Type/method") with fn.
@@ -63,13 +60,10 @@ func WithTypedResource[In, State any](token string, r custom.Resource) Option {
 	return func(p *Provider) error { return p.core.AddResource(token, r, core.SignatureOf[In, State](r)) }
 }
 
-// WithConfig runs fn when the engine configures the provider (to open the
-// storage the configuration names, say), with the configuration decoded
-// into C: a struct whose `pulumi:"name"` fields are the package's
-// configuration variables (and its provider's inputs), or property.Map for
-// the values as they are, with no schema to build from it. Use a
-// property.Value field for a value that may be unknown in a preview. The
-// configuration is set once.
+// WithConfig runs fn when the engine configures the provider, with the
+// configuration decoded into C: a struct whose `pulumi:"name"` fields are
+// the package's configuration variables, or property.Map for the values as
+// they are (with no schema to build from it). It is given once.
 func WithConfig[C any](fn func(ctx context.Context, config C) error) Option {
 	return func(p *Provider) error { return core.SetConfig(p.core, fn) }
 }
@@ -83,13 +77,10 @@ func WithConfig[C any](fn func(ctx context.Context, config C) error) Option {
 // optional.
 type EnumValue[T any] = core.EnumValue[T]
 
-// Ref is a reference to a resource whose Go type is T, with its secret,
-// unknown and dependency markers (an unknown in a preview): a field of type
-// Ref[T] is, in the schema, a reference to the resource this provider
-// registers with that Go type (a custom resource's backend or its state
-// given to [WithTypedResource], a component's outputs struct, a host/gosdk
-// component's type) or that [WithResourceRef] names. A field of type
-// property.Value with the tag option type=<token> says the same.
+// Ref is a reference to a resource whose Go type is T, with its markers: in
+// the schema, a reference to the resource this provider registers with
+// that Go type (a backend or its state, a component's outputs struct, a
+// host/gosdk component) or that [WithResourceRef] names.
 type Ref[T any] = typed.Ref[T]
 
 // WithResourceRef says that a field of Go type T (*T, [Ref][T], or for

@@ -3,6 +3,11 @@
 // and [ResourceWithDiff], with the requests the host sends it and the
 // responses it returns. Register one with host.WithResource or
 // host.WithTypedResource.
+//
+// Every request carries the configuration of the provider serving it
+// ([ResourceInfo].Config), and Check the program's autonaming
+// configuration. In a preview the host answers Create and Update itself,
+// without calling the backend.
 package custom
 
 import (
