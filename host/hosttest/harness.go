@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
@@ -73,6 +75,24 @@ func (h *Harness) attach(s pulumirpc.ResourceProviderServer) error {
 // errors and check failures fail the registration. Other registrations go
 // to the register hook, or get the default. Only for New.
 func WithOwnResources() Option { return func(c *config) { c.ownResources = true } }
+
+// ownResources is the register hook of WithOwnResources.
+func (h *Harness) ownResources(next func(Registration) (resource.ID, property.Map, error)) func(Registration) (resource.ID, property.Map, error) {
+	return func(r Registration) (resource.ID, property.Map, error) {
+		if !r.Custom || tokens.Type(r.Type).Package().String() != h.p.Name() {
+			if next != nil {
+				return next(r)
+			}
+			return defaultRegister(r)
+		}
+		server, err := h.serverFor(r.Provider)
+		if err != nil {
+			return "", property.Map{}, err
+		}
+		res, err := h.create(context.Background(), server, r.URN, r.Inputs)
+		return res.ID, res.Outputs, err
+	}
+}
 
 // WithParallel sets the engine's parallel that Construct and Call send
 // (default 8): it bounds the registrations a component has in flight.

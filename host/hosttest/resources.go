@@ -7,7 +7,6 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
@@ -15,24 +14,6 @@ import (
 	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/internal/rpc"
 )
-
-// ownResources is the register hook of WithOwnResources.
-func (h *Harness) ownResources(next func(Registration) (resource.ID, property.Map, error)) func(Registration) (resource.ID, property.Map, error) {
-	return func(r Registration) (resource.ID, property.Map, error) {
-		if !r.Custom || tokens.Type(r.Type).Package().String() != h.p.Name() {
-			if next != nil {
-				return next(r)
-			}
-			return defaultRegister(r)
-		}
-		server, err := h.serverFor(r.Provider)
-		if err != nil {
-			return "", property.Map{}, err
-		}
-		res, err := h.create(context.Background(), server, r.URN, r.Inputs)
-		return res.ID, res.Outputs, err
-	}
-}
 
 // Resource is one of the provider's own custom resources as the engine
 // records it: what Create, Read and Update return, and what Read, Diff,

@@ -170,20 +170,10 @@ func fromRegisterResourceRequest(req *pulumirpc.RegisterResourceRequest) (Regist
 	}
 	r := Registration{
 		RegisterResourceRequest: monitorclient.RegisterResourceRequest{
-			Type:              req.GetType(),
-			Name:              req.GetName(),
-			Parent:            urn.URN(req.GetParent()),
-			Custom:            req.GetCustom(),
-			Remote:            req.GetRemote(),
-			Inputs:            inputs,
-			Provider:          provider,
-			ResourceOptions:   o,
-			Version:           req.GetVersion(),
-			PluginDownloadURL: req.GetPluginDownloadURL(),
-			ImportID:          resource.ID(req.GetImportId()),
-			HideDiffs:         slices.Clone(req.GetHideDiffs()),
-			PackageRef:        req.GetPackageRef(),
-
+			Type: req.GetType(), Name: req.GetName(), Parent: urn.URN(req.GetParent()),
+			Custom: req.GetCustom(), Remote: req.GetRemote(), Inputs: inputs, Provider: provider, ResourceOptions: o,
+			Version: req.GetVersion(), PluginDownloadURL: req.GetPluginDownloadURL(), ImportID: resource.ID(req.GetImportId()),
+			HideDiffs: slices.Clone(req.GetHideDiffs()), PackageRef: req.GetPackageRef(),
 			ParentStackTraceHandle: req.GetParentStackTraceHandle(),
 		},
 		AliasURNs:               wire.URNs(req.GetAliasURNs()),

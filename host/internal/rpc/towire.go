@@ -167,11 +167,11 @@ func ToInvokeResponse(r core.InvokeResponse, byteStrings bool) (*pulumirpc.Invok
 
 // ToCheckRequest writes a Check as the engine sends it.
 func ToCheckRequest(r custom.CheckRequest) (*pulumirpc.CheckRequest, error) {
-	olds, news, err := marshal2(r.OldInputs, r.Inputs)
+	s, err := marshalAll(r.OldInputs, r.Inputs)
 	if err != nil {
 		return nil, err
 	}
-	out := &pulumirpc.CheckRequest{Urn: string(r.URN), Name: r.Name, Type: r.Type, Olds: olds, News: news, RandomSeed: r.RandomSeed}
+	out := &pulumirpc.CheckRequest{Urn: string(r.URN), Name: r.Name, Type: r.Type, Olds: s[0], News: s[1], RandomSeed: r.RandomSeed}
 	if a := r.Autonaming; a != nil {
 		out.Autonaming = &pulumirpc.CheckRequest_AutonamingOptions{ProposedName: a.ProposedName}
 		switch a.Mode {
@@ -195,16 +195,12 @@ func ToCheckResponse(r custom.CheckResponse, byteStrings bool) (*pulumirpc.Check
 
 // ToDiffRequest writes a Diff as the engine sends it.
 func ToDiffRequest(r custom.DiffRequest) (*pulumirpc.DiffRequest, error) {
-	olds, oldInputs, err := marshal2(r.OldOutputs, r.OldInputs)
-	if err != nil {
-		return nil, err
-	}
-	news, err := marshal(r.Inputs, false)
+	s, err := marshalAll(r.OldOutputs, r.OldInputs, r.Inputs)
 	if err != nil {
 		return nil, err
 	}
 	return &pulumirpc.DiffRequest{Urn: string(r.URN), Name: r.Name, Type: r.Type, Id: string(r.ID),
-		Olds: olds, OldInputs: oldInputs, News: news, IgnoreChanges: r.IgnoreChanges}, nil
+		Olds: s[0], OldInputs: s[1], News: s[2], IgnoreChanges: r.IgnoreChanges}, nil
 }
 
 // ToDiffResponse writes what Diff answers, each change detailed.
@@ -247,12 +243,12 @@ func ToCreateResponse(r custom.CreateResponse, byteStrings bool) (*pulumirpc.Cre
 
 // ToReadRequest writes a Read as the engine sends it.
 func ToReadRequest(r custom.ReadRequest) (*pulumirpc.ReadRequest, error) {
-	inputs, state, err := marshal2(r.Inputs, r.Outputs)
+	s, err := marshalAll(r.Inputs, r.Outputs)
 	if err != nil {
 		return nil, err
 	}
 	return &pulumirpc.ReadRequest{Urn: string(r.URN), Name: r.Name, Type: r.Type, Id: string(r.ID),
-		Inputs: inputs, Properties: state}, nil
+		Inputs: s[0], Properties: s[1]}, nil
 }
 
 // ToReadResponse writes what Read answers: nothing for a resource that is
@@ -274,16 +270,12 @@ func ToReadResponse(r custom.ReadResponse, byteStrings bool) (*pulumirpc.ReadRes
 
 // ToUpdateRequest writes an Update as the engine sends it.
 func ToUpdateRequest(r custom.UpdateRequest, preview bool) (*pulumirpc.UpdateRequest, error) {
-	olds, oldInputs, err := marshal2(r.OldOutputs, r.OldInputs)
-	if err != nil {
-		return nil, err
-	}
-	news, err := marshal(r.Inputs, false)
+	s, err := marshalAll(r.OldOutputs, r.OldInputs, r.Inputs)
 	if err != nil {
 		return nil, err
 	}
 	return &pulumirpc.UpdateRequest{Urn: string(r.URN), Name: r.Name, Type: r.Type, Id: string(r.ID),
-		Olds: olds, OldInputs: oldInputs, News: news, IgnoreChanges: r.IgnoreChanges,
+		Olds: s[0], OldInputs: s[1], News: s[2], IgnoreChanges: r.IgnoreChanges,
 		Timeout: r.Timeout.Seconds(), Preview: preview}, nil
 }
 
@@ -298,22 +290,24 @@ func ToUpdateResponse(r custom.UpdateResponse, byteStrings bool) (*pulumirpc.Upd
 
 // ToDeleteRequest writes a Delete as the engine sends it.
 func ToDeleteRequest(r custom.DeleteRequest) (*pulumirpc.DeleteRequest, error) {
-	state, inputs, err := marshal2(r.Outputs, r.Inputs)
+	s, err := marshalAll(r.Outputs, r.Inputs)
 	if err != nil {
 		return nil, err
 	}
 	return &pulumirpc.DeleteRequest{Urn: string(r.URN), Name: r.Name, Type: r.Type, Id: string(r.ID),
-		Properties: state, OldInputs: inputs, Timeout: r.Timeout.Seconds()}, nil
+		Properties: s[0], OldInputs: s[1], Timeout: r.Timeout.Seconds()}, nil
 }
 
-// marshal2 writes two maps of a request.
-func marshal2(a, b property.Map) (*structpb.Struct, *structpb.Struct, error) {
-	x, err := marshal(a, false)
-	if err != nil {
-		return nil, nil, err
+// marshalAll writes the maps of a request.
+func marshalAll(ms ...property.Map) ([]*structpb.Struct, error) {
+	out := make([]*structpb.Struct, len(ms))
+	for i, m := range ms {
+		var err error
+		if out[i], err = marshal(m, false); err != nil {
+			return nil, err
+		}
 	}
-	y, err := marshal(b, false)
-	return x, y, err
+	return out, nil
 }
 
 // ToCheckConfigRequest writes a CheckConfig of a new provider, as the
