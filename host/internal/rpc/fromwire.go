@@ -418,7 +418,8 @@ func FromConfigureRequest(req *pulumirpc.ConfigureRequest) (property.Map, error)
 		return c, nil
 	}
 	out := map[string]property.Value{}
-	for k, raw := range req.GetVariables() { //lint:ignore SA1019 engines before args send only variables
+	vars := req.GetVariables() //lint:ignore SA1019 engines before args send only variables
+	for k, raw := range vars {
 		key := k
 		if i := strings.LastIndexByte(k, ':'); i >= 0 {
 			key = k[i+1:]
