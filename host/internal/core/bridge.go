@@ -72,8 +72,8 @@ func IsEnum(t reflect.Type) bool {
 func (p *Provider) serves(token string) bool {
 	_, comp := p.components[token]
 	_, meth := p.methods[token]
-	_, hooked := p.bridged[token]
-	return comp || meth || hooked
+	_, bridged := p.bridged[token]
+	return comp || meth || bridged
 }
 
 // componentTokens are the component types served, for error messages.

@@ -134,7 +134,7 @@ func (p *Provider) call(ctx context.Context, req CallRequest) (CallResponse, err
 		}
 		return CallResponse{}, err
 	}
-	out = self.seal(out)
+	out = self.markSecrets(out)
 	if err := p.checkOutputs(ctx, req.Token, self.name, self.urn, out); err != nil {
 		return CallResponse{}, err
 	}

@@ -132,7 +132,7 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	if req.ParentStackTraceHandle == "" {
 		req.ParentStackTraceHandle = c.info.StackTraceHandle
 	}
-	req.Inputs = c.seal(req.Inputs)
+	req.Inputs = c.markSecrets(req.Inputs)
 	c.pending.Add(1)
 	defer c.pending.Done()
 	// A remote component is answered when its Construct returns, which may
@@ -221,9 +221,9 @@ func (c *Component) failClosed(ctx context.Context, paths []string) {
 	c.provider.warnSecretArgs(ctx, c.token, c.urn, paths)
 }
 
-// seal marks m as it leaves the component: all of it secret if a secret
+// markSecrets marks m as it leaves the component: all of it secret if a secret
 // argument reached a plain Go value, else with the config's secret texts.
-func (c *Component) seal(m property.Map) property.Map {
+func (c *Component) markSecrets(m property.Map) property.Map {
 	if len(c.secretArgs) > 0 {
 		return allSecret(m)
 	}
@@ -259,7 +259,7 @@ func (c *Component) Nested(ctx context.Context, token, name string, args any, bu
 	if err != nil {
 		return &diag.StepError{Token: token, Name: name, Step: "encode outputs", Err: err}
 	}
-	outputs = child.seal(outputs)
+	outputs = child.markSecrets(outputs)
 	if err := c.provider.checkOutputs(ctx, token, name, resp.URN, outputs); err != nil {
 		return err
 	}
@@ -318,7 +318,7 @@ func (c *Component) Invoke(ctx context.Context, req monitorclient.InvokeRequest)
 	if req.DependsOn == nil {
 		req.DependsOn = deps
 	}
-	req.Args = c.seal(req.Args)
+	req.Args = c.markSecrets(req.Args)
 	resp, err := c.monitor.Invoke(ctx, req)
 	if err != nil {
 		return resp, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
@@ -327,7 +327,7 @@ func (c *Component) Invoke(ctx context.Context, req monitorclient.InvokeRequest)
 	if args.HasSecrets() {
 		out = allSecret(out)
 	}
-	resp.Return = c.seal(withDependencies(out, deps))
+	resp.Return = c.markSecrets(withDependencies(out, deps))
 	return resp, nil
 }
 
@@ -347,7 +347,7 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (mo
 	if req.ParentStackTraceHandle == "" {
 		req.ParentStackTraceHandle = c.info.StackTraceHandle
 	}
-	req.Args = c.seal(req.Args)
+	req.Args = c.markSecrets(req.Args)
 	resp, err := c.monitor.Call(ctx, req)
 	if err != nil {
 		return monitorclient.CallResponse{}, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
@@ -361,7 +361,7 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (mo
 			out = out.Set(k, v)
 		}
 	}
-	resp.Return = c.seal(out)
+	resp.Return = c.markSecrets(out)
 	return resp, nil
 }
 
@@ -379,7 +379,7 @@ func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequ
 	if req.ParentStackTraceHandle == "" {
 		req.ParentStackTraceHandle = c.info.StackTraceHandle
 	}
-	req.Properties = c.seal(req.Properties)
+	req.Properties = c.markSecrets(req.Properties)
 	// A read is a registration: counted and bounded as Register's are.
 	c.pending.Add(1)
 	defer c.pending.Done()
@@ -391,7 +391,7 @@ func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequ
 	if err != nil {
 		return resp, &diag.StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("read %s %q", req.Type, req.Name), Err: err}
 	}
-	resp.Properties = c.seal(withDependency(resp.Properties, resp.URN))
+	resp.Properties = c.markSecrets(withDependency(resp.Properties, resp.URN))
 	return resp, nil
 }
 

@@ -82,7 +82,7 @@ func (p *Provider) construct(ctx context.Context, req ConstructRequest) (Constru
 	if err != nil {
 		return ConstructResponse{}, err
 	}
-	outputs = c.seal(markSecret(outputs, o.AdditionalSecretOutputs))
+	outputs = c.markSecrets(markSecret(outputs, o.AdditionalSecretOutputs))
 	if err := p.checkOutputs(ctx, req.Type, req.Name, own.URN, outputs); err != nil {
 		return ConstructResponse{}, err
 	}
