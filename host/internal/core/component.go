@@ -118,43 +118,34 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	if err := c.checkChildName("register child", req.Type, req.Name); err != nil {
 		return monitorclient.RegisterResourceResponse{}, err
 	}
+	step := fmt.Sprintf("register child %s %q", req.Type, req.Name)
 	if err := c.provider.checkChildKind(req); err != nil {
-		return monitorclient.RegisterResourceResponse{}, &diag.StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
+		return monitorclient.RegisterResourceResponse{}, c.stepError(step, err)
 	}
-	switch {
-	case req.Custom && req.Provider == (providers.Reference{}):
-		req.Provider = c.programProvider(req.Type)
-	case !req.Custom && len(c.opts.Providers) > 0:
-		own := req.Providers
-		req.Providers = maps.Clone(c.opts.Providers)
-		maps.Copy(req.Providers, own)
-	}
-	if req.ParentStackTraceHandle == "" {
-		req.ParentStackTraceHandle = c.info.StackTraceHandle
+	if req.Custom {
+		c.fillIn(&req.Provider, req.Type, &req.ParentStackTraceHandle)
+	} else {
+		c.fillIn(nil, "", &req.ParentStackTraceHandle)
+		if len(c.opts.Providers) > 0 {
+			own := req.Providers
+			req.Providers = maps.Clone(c.opts.Providers)
+			maps.Copy(req.Providers, own)
+		}
 	}
 	req.Inputs = c.markSecrets(req.Inputs)
-	c.pending.Add(1)
-	defer c.pending.Done()
 	// A remote component is answered when its Construct returns, which may
 	// run in this process and need places: its registration takes none, or
 	// a window full of them would wait forever.
-	w := c.window
-	if req.Remote {
-		w = nil
-	}
-	if err := w.acquire(ctx, c.prio); err != nil {
-		return monitorclient.RegisterResourceResponse{}, err
-	}
-	resp, err := c.monitor.RegisterResource(ctx, req)
-	w.release()
+	resp, err := inFlight(ctx, c, !req.Remote, func() (monitorclient.RegisterResourceResponse, error) {
+		return c.monitor.RegisterResource(ctx, req)
+	})
 	resp.DryRun = c.info.DryRun
 	if err != nil {
-		return resp, &diag.StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name), Err: err}
+		return resp, c.stepError(step, err)
 	}
 	switch {
 	case resp.Result == monitorclient.ResultFail:
-		return resp, &diag.StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("register child %s %q", req.Type, req.Name),
-			Err: fmt.Errorf("the engine reports the registration failed")}
+		return resp, c.stepError(step, fmt.Errorf("the engine reports the registration failed"))
 	case resp.Result == monitorclient.ResultSkip || resp.Unknown:
 		resp.Outputs = allUnknown(resp.Outputs)
 	}
@@ -169,14 +160,46 @@ func (c *Component) checkChildName(step, typ, name string) error {
 	if !c.inputSecrets.within(name) {
 		return nil
 	}
-	return &diag.StepError{Token: c.token, Name: c.name, Step: step + " " + typ,
-		Err: errors.New("the child's name contains a secret input, and resource names are stored in plaintext (in the URN)")}
+	return c.stepError(step+" "+typ, errors.New("the child's name contains a secret input, and resource names are stored in plaintext (in the URN)"))
 }
 
-// programProvider is the provider the program passed in `providers` for
-// the package of token, or the zero reference (the default provider).
-func (c *Component) programProvider(token string) providers.Reference {
-	return c.opts.Providers[packageOf(token)]
+// The sequence the calls a component makes share: fillIn, markSecrets
+// (below), inFlight and stepError.
+
+// fillIn fills what a request from the component leaves unset: the
+// provider (if asked: provider not nil), the one the program passed in
+// `providers` for the package of token, else the default; and the
+// program's stack trace handle.
+func (c *Component) fillIn(provider *providers.Reference, token string, handle *string) {
+	if provider != nil && provider.URN() == "" {
+		*provider = c.opts.Providers[packageOf(token)]
+	}
+	if *handle == "" {
+		*handle = c.info.StackTraceHandle
+	}
+}
+
+// inFlight sends a registration of the component: counted until it is
+// answered (a Construct waits for all of them), and if bounded, one of
+// the engine's parallel in the provider's window.
+func inFlight[T any](ctx context.Context, c *Component, bounded bool, send func() (T, error)) (T, error) {
+	c.pending.Add(1)
+	defer c.pending.Done()
+	w := c.window
+	if !bounded {
+		w = nil
+	}
+	if err := w.acquire(ctx, c.prio); err != nil {
+		var zero T
+		return zero, err
+	}
+	defer w.release()
+	return send()
+}
+
+// stepError says that step of the component failed.
+func (c *Component) stepError(step string, err error) error {
+	return &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
 }
 
 // allUnknown replaces every value of m by an unknown, keeping its secret
@@ -308,12 +331,7 @@ func (c *Component) Invoke(ctx context.Context, req monitorclient.InvokeRequest)
 	if args.HasComputed() {
 		return monitorclient.InvokeResponse{Unknown: true}, nil
 	}
-	if req.Provider.URN() == "" {
-		req.Provider = c.programProvider(req.Token)
-	}
-	if req.ParentStackTraceHandle == "" {
-		req.ParentStackTraceHandle = c.info.StackTraceHandle
-	}
+	c.fillIn(&req.Provider, req.Token, &req.ParentStackTraceHandle)
 	deps := monitorclient.Dependencies(args)
 	if req.DependsOn == nil {
 		req.DependsOn = deps
@@ -321,7 +339,7 @@ func (c *Component) Invoke(ctx context.Context, req monitorclient.InvokeRequest)
 	req.Args = c.markSecrets(req.Args)
 	resp, err := c.monitor.Invoke(ctx, req)
 	if err != nil {
-		return resp, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
+		return resp, c.stepError(step, err)
 	}
 	out := resp.Return
 	if args.HasSecrets() {
@@ -340,17 +358,15 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (mo
 	if self, ok := req.Args.GetOk("__self__"); ok && self.IsResourceReference() && req.Provider.URN() == "" {
 		got, err := c.monitor.GetResource(ctx, monitorclient.GetResourceRequest{URN: self.AsResourceReference().URN})
 		if err != nil {
-			return monitorclient.CallResponse{}, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
+			return monitorclient.CallResponse{}, c.stepError(step, err)
 		}
 		req.Provider = got.Provider
 	}
-	if req.ParentStackTraceHandle == "" {
-		req.ParentStackTraceHandle = c.info.StackTraceHandle
-	}
+	c.fillIn(nil, "", &req.ParentStackTraceHandle) // the receiver's provider, not the program's
 	req.Args = c.markSecrets(req.Args)
 	resp, err := c.monitor.Call(ctx, req)
 	if err != nil {
-		return monitorclient.CallResponse{}, &diag.StepError{Token: c.token, Name: c.name, Step: step, Err: err}
+		return monitorclient.CallResponse{}, c.stepError(step, err)
 	}
 	out := resp.Return
 	for k, deps := range resp.ReturnDependencies {
@@ -373,23 +389,14 @@ func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequ
 	if err := c.checkChildName("read", req.Type, req.Name); err != nil {
 		return monitorclient.ReadResourceResponse{}, err
 	}
-	if req.Provider.URN() == "" {
-		req.Provider = c.programProvider(req.Type)
-	}
-	if req.ParentStackTraceHandle == "" {
-		req.ParentStackTraceHandle = c.info.StackTraceHandle
-	}
+	c.fillIn(&req.Provider, req.Type, &req.ParentStackTraceHandle)
 	req.Properties = c.markSecrets(req.Properties)
 	// A read is a registration: counted and bounded as Register's are.
-	c.pending.Add(1)
-	defer c.pending.Done()
-	if err := c.window.acquire(ctx, c.prio); err != nil {
-		return monitorclient.ReadResourceResponse{}, err
-	}
-	resp, err := c.monitor.ReadResource(ctx, req)
-	c.window.release()
+	resp, err := inFlight(ctx, c, true, func() (monitorclient.ReadResourceResponse, error) {
+		return c.monitor.ReadResource(ctx, req)
+	})
 	if err != nil {
-		return resp, &diag.StepError{Token: c.token, Name: c.name, Step: fmt.Sprintf("read %s %q", req.Type, req.Name), Err: err}
+		return resp, c.stepError(fmt.Sprintf("read %s %q", req.Type, req.Name), err)
 	}
 	resp.Properties = c.markSecrets(withDependency(resp.Properties, resp.URN))
 	return resp, nil
@@ -399,8 +406,7 @@ func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequ
 func (c *Component) RegisterPackage(ctx context.Context, req monitorclient.RegisterPackageRequest) (monitorclient.RegisterPackageResponse, error) {
 	resp, err := c.monitor.RegisterPackage(ctx, req)
 	if err != nil {
-		// The client's error says "register package <name>" already.
-		return resp, &diag.StepError{Token: c.token, Name: c.name, Err: err}
+		return resp, c.stepError("", err) // the client's error says "register package <name>" already
 	}
 	return resp, nil
 }
