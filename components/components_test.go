@@ -13,8 +13,9 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/components"
-	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
+	"github.com/polyhost/polyhost/monitorclient"
 	"github.com/polyhost/polyhost/provider"
 )
 
@@ -81,16 +82,17 @@ func TestSite(t *testing.T) {
 	// The method reads the recorded url.
 	resp, err := h.Call(context.Background(), hosttest.CallRequest{Token: components.SitePageURLMethod, Self: site.URN,
 		Args: property.NewMap(map[string]property.Value{"page": property.New("about.html")})})
-	if err != nil || len(resp.Failures) > 0 {
-		t.Fatalf("pageUrl: %v %v", err, resp.Failures)
+	if err != nil {
+		t.Fatalf("pageUrl: %v", err)
 	}
 	if got := resp.Return.Get("url").AsString(); got != "mem://s-bucket-b/pages/about.html" {
 		t.Errorf("pageUrl = %q", got)
 	}
-	resp, err = h.Call(context.Background(), hosttest.CallRequest{Token: components.SitePageURLMethod, Self: site.URN,
+	_, err = h.Call(context.Background(), hosttest.CallRequest{Token: components.SitePageURLMethod, Self: site.URN,
 		Args: property.NewMap(map[string]property.Value{"page": property.New("../secret")})})
-	if err != nil || len(resp.Failures) != 1 || resp.Failures[0].Path != "page" {
-		t.Errorf("pageUrl with ..: %v %v, want a failure naming page", err, resp.Failures)
+	var fe *monitorclient.FailuresError
+	if !errors.As(err, &fe) || len(fe.Failures) != 1 || fe.Failures[0].Property != "page" {
+		t.Errorf("pageUrl with ..: %v, want a failure naming page", err)
 	}
 }
 
@@ -109,8 +111,8 @@ func TestSitePreviewAndBadInput(t *testing.T) {
 	}
 	_, err := h.Construct(context.Background(), hosttest.ConstructRequest{Type: components.SiteType, Name: "bad",
 		Inputs: property.NewMap(map[string]property.Value{})})
-	var ie *host.InputError
-	if !errors.As(err, &ie) || len(ie.Properties) != 1 || ie.Properties[0].Path != "indexContent" {
+	var ie *diag.InputError
+	if !errors.As(err, &ie) || len(ie.Failures) != 1 || ie.Failures[0].Property != "indexContent" {
 		t.Errorf("Site without indexContent: %v, want an input error naming indexContent", err)
 	}
 }
@@ -158,8 +160,8 @@ func TestMirror(t *testing.T) {
 		"m3": urn.URN("urn:pulumi:dev::proj::sitekit:index:Site::nowhere"),
 	} {
 		_, err := h.Construct(ctx, hosttest.ConstructRequest{Type: components.MirrorType, Name: name, Inputs: source(u)})
-		var ie *host.InputError
-		if !errors.As(err, &ie) || len(ie.Properties) != 1 || ie.Properties[0].Path != "source" {
+		var ie *diag.InputError
+		if !errors.As(err, &ie) || len(ie.Failures) != 1 || ie.Failures[0].Property != "source" {
 			t.Errorf("mirror of %s: %v, want an input error naming source", u, err)
 		}
 	}
@@ -232,8 +234,8 @@ func TestBadPageNames(t *testing.T) {
 				"indexContent": property.New("hi"),
 				"pages":        property.New(map[string]property.Value{name: property.New("x"), "ok.html": property.New("y")}),
 			})})
-		var ie *host.InputError
-		if !errors.As(err, &ie) || len(ie.Properties) != 1 || ie.Properties[0].Path != fmt.Sprintf("pages[%q]", name) {
+		var ie *diag.InputError
+		if !errors.As(err, &ie) || len(ie.Failures) != 1 || ie.Failures[0].Property != fmt.Sprintf("pages[%q]", name) {
 			t.Errorf("page %q: %v, want an input error naming it", name, err)
 		}
 	}
@@ -247,9 +249,10 @@ func TestBadPageNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := h.Call(ctx, hosttest.CallRequest{Token: components.SiteAddPageMethod, Self: site.URN,
+	_, err = h.Call(ctx, hosttest.CallRequest{Token: components.SiteAddPageMethod, Self: site.URN,
 		Args: property.NewMap(map[string]property.Value{"name": property.New("."), "content": property.New("x")})})
-	if err != nil || len(resp.Failures) != 1 || resp.Failures[0].Path != "name" {
-		t.Errorf("addPage named \".\": %v %v, want a failure naming name", err, resp.Failures)
+	var fe *monitorclient.FailuresError
+	if !errors.As(err, &fe) || len(fe.Failures) != 1 || fe.Failures[0].Property != "name" {
+		t.Errorf("addPage named \".\": %v, want a failure naming name", err)
 	}
 }

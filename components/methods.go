@@ -7,6 +7,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // Method tokens of Site.
@@ -31,7 +32,7 @@ type URLResult struct {
 // `pages` or addPage, stored under pages/) from the site's recorded url.
 func PageURL(ctx context.Context, self *host.Component, args PageURLArgs) (URLResult, error) {
 	if args.Page.IsString() && strings.Contains(args.Page.AsString(), "..") {
-		return URLResult{}, host.Errorf("page", "must not contain \"..\"")
+		return URLResult{}, diag.Errorf("page", "must not contain \"..\"")
 	}
 	return URLResult{URL: host.Apply(func(v ...property.Value) property.Value {
 		base := strings.TrimSuffix(v[0].AsString(), "index.html")
@@ -57,7 +58,7 @@ func AddPage(ctx context.Context, self *host.Component, args AddPageArgs) (URLRe
 		return URLResult{URL: property.New(property.Computed)}, nil
 	}
 	if !args.Name.IsString() || !validPageName(args.Name.AsString()) {
-		return URLResult{}, host.Errorf("name", pageNameRule)
+		return URLResult{}, diag.Errorf("name", pageNameRule)
 	}
 	name := args.Name.AsString()
 	// The site's recorded outputs carry no dependencies: make the page

@@ -7,6 +7,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -33,10 +34,10 @@ type MirrorOutputs struct {
 func BuildMirror(ctx context.Context, c *host.Component, args MirrorArgs) (MirrorOutputs, error) {
 	src, err := c.Resolve(ctx, args.Source)
 	if err != nil {
-		return MirrorOutputs{}, host.Errorf("source", "%v", err)
+		return MirrorOutputs{}, diag.Errorf("source", "%v", err)
 	}
 	if src.Type != SiteType {
-		return MirrorOutputs{}, host.Errorf("source", "must be a %s, got a %s", SiteType, src.Type)
+		return MirrorOutputs{}, diag.Errorf("source", "must be a %s, got a %s", SiteType, src.Type)
 	}
 	sourceURL := property.New(property.Computed)
 	if src.Known {

@@ -13,6 +13,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -165,15 +166,15 @@ func BuildPageSet(ctx context.Context, c *host.Component, args PageSetArgs) (Pag
 // addPage does: a page is stored under its set's prefix, and a slash or
 // ".." would put it elsewhere in the bucket.
 func checkPageNames(path string, pages map[string]property.Value) error {
-	ie := &host.InputError{Message: "invalid page names"}
+	ie := &diag.InputError{Message: "invalid page names"}
 	for _, name := range slices.Sorted(maps.Keys(pages)) {
 		if !validPageName(name) {
-			ie.Properties = append(ie.Properties, host.PropertyError{
-				Path: fmt.Sprintf("%s[%q]", path, name), Reason: pageNameRule,
+			ie.Failures = append(ie.Failures, diag.CheckFailure{
+				Property: fmt.Sprintf("%s[%q]", path, name), Reason: pageNameRule,
 			})
 		}
 	}
-	if len(ie.Properties) > 0 {
+	if len(ie.Failures) > 0 {
 		return ie
 	}
 	return nil

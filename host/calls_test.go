@@ -14,6 +14,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -71,8 +72,8 @@ func constructLookup(t *testing.T, mon *hosttest.Monitor, greeting resource.Prop
 	return state
 }
 
-func lookupHook(inv hosttest.Invocation) (hosttest.InvokeResult, error) {
-	return hosttest.InvokeResult{Return: property.NewMap(map[string]property.Value{
+func lookupHook(inv hosttest.Invocation) (monitorclient.InvokeResponse, error) {
+	return monitorclient.InvokeResponse{Return: property.NewMap(map[string]property.Value{
 		"value": property.New("found " + inv.Args.Get("key").AsString()),
 	})}, nil
 }
@@ -115,14 +116,14 @@ func TestComponentInvokeUnknownInPreview(t *testing.T) {
 // reported. A failure comes back as an error naming the method.
 func TestComponentCall(t *testing.T) {
 	t.Parallel()
-	mon := hosttest.Start(t, hosttest.WithCallHook(func(c hosttest.Call) (hosttest.CallResult, error) {
+	mon := hosttest.Start(t, hosttest.WithCallHook(func(c hosttest.Call) (monitorclient.CallResponse, error) {
 		if c.Args.Get("style").AsString() == "bad" {
-			return hosttest.CallResult{Failures: []hosttest.CheckFailure{{Property: "style", Reason: "unknown style"}}}, nil
+			return monitorclient.CallResponse{}, &monitorclient.FailuresError{Failures: []diag.CheckFailure{{Property: "style", Reason: "unknown style"}}}
 		}
-		self := string(c.Args.Get("__self__").AsResourceReference().URN)
-		return hosttest.CallResult{
+		self := c.Args.Get("__self__").AsResourceReference().URN
+		return monitorclient.CallResponse{
 			Return:             property.NewMap(map[string]property.Value{"text": property.New("described " + c.Args.Get("style").AsString())}),
-			ReturnDependencies: map[string][]string{"text": {self}},
+			ReturnDependencies: map[string][]urn.URN{"text": {self}},
 		}, nil
 	}))
 	var calls []hosttest.Call
@@ -132,7 +133,7 @@ func TestComponentCall(t *testing.T) {
 			if err != nil {
 				return rawCompOut{}, err
 			}
-			call := func(style string) (host.CallResult, error) {
+			call := func(style string) (monitorclient.CallResponse, error) {
 				return c.Call(ctx, monitorclient.CallRequest{Token: "other:index:Thing/describe", Args: property.NewMap(map[string]property.Value{
 					"__self__": property.New(property.ResourceReference{URN: thing.URN, ID: property.New(string(thing.ID))}),
 					"style":    property.New(style),
@@ -169,8 +170,8 @@ func TestComponentCall(t *testing.T) {
 // registered nowhere: reading it would fail the Construct).
 func TestComponentCallUnknownInPreview(t *testing.T) {
 	t.Parallel()
-	mon := hosttest.Start(t, hosttest.WithDryRun(true), hosttest.WithCallHook(func(c hosttest.Call) (hosttest.CallResult, error) {
-		return hosttest.CallResult{Return: property.NewMap(map[string]property.Value{"text": property.New("called")})}, nil
+	mon := hosttest.Start(t, hosttest.WithDryRun(true), hosttest.WithCallHook(func(c hosttest.Call) (monitorclient.CallResponse, error) {
+		return monitorclient.CallResponse{Return: property.NewMap(map[string]property.Value{"text": property.New("called")})}, nil
 	}))
 	var unknown bool
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",

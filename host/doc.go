@@ -11,63 +11,55 @@
 //			host.WithMethod("sitekit:index:Site/pageUrl", pageURL),     // Call
 //			host.WithResource("sitekit:index:Bucket", bucketBackend),   // CRUD
 //			host.WithFunction("sitekit:index:getObject", getObject),    // Invoke
-//			host.WithConfigure(openStorage),
+//			host.WithConfig(openStorage),
 //		)
 //	}
 //
-// The engine launches the binary and every `new Site(...)` in a TypeScript,
-// Python, Go or YAML program arrives as a Construct call. The host registers
-// the component itself with the program's resource options, decodes and
-// checks its inputs, hands the author a [*Component] to register children
-// on ([Component.Register], [Component.Group] for concurrency) with the
-// program's options ([Component.Options], providers parsed), and records
-// the outputs. A child's outputs and ID are read as values that depend on
-// it ([monitorclient.RegisterResourceResponse.Output] and IDValue, unknown
-// in a preview where the engine sent none). [Apply] derives values the way
-// an output's apply does ([ApplyErr] when that can fail);
-// [Component.Resolve] reads a referenced resource through the engine;
-// [Component.Invoke] calls any package's function, [Component.Call] a
-// method of another resource and [Component.Read] reads an existing one, with unknown results in a preview when an
-// argument is unknown, as the SDKs give them. [Component.RegisterPackage]
-// registers a parameterized package for children that name it
-// (RegisterResourceRequest.PackageRef). What a component registers,
-// invokes, calls or reads carries the program's stack trace handle
-// (parentStackTraceHandle); a component on host/gosdk does not, since the
-// Go SDK (v3.263) neither sends it nor lets a caller add it.
+// Every `new Site(...)` of a TypeScript, Python, Go or YAML program arrives
+// as a Construct. The host registers the component with the program's
+// resource options, decodes and checks its inputs, hands the author a
+// [*Component] to register children on, with the program's providers, and
+// records the outputs. The component's calls ([Component.Register],
+// [Component.Invoke], [Component.Call], [Component.Read]) give what they
+// return as values that depend on what they came from, unknown in a
+// preview where the engine sent nothing yet, as the SDKs give them; [Apply]
+// derives values the way an output's apply does.
 //
-// A plugin can itself be parameterized, as a bridged provider is: with
-// [WithParameterize], the engine's Parameterize (for a package a program
-// registered, or `pulumi package add <plugin> <args>`) has the author's
-// function build the [Provider] of the package asked for, which then
-// serves that process, its schema recording the plugin and the parameter.
+// Beside this package: host/custom holds what a custom resource's backend
+// implements, host/diag the errors that reach a user ([diag.Errorf] names
+// a wrong input), host/gosdk serves components written with the Go SDK,
+// host/hosttest tests a package on a fake engine, and host/schemagen
+// writes a Go-first package's schema.yaml.
 //
-// The package schema comes from one of two places. Go-first: without
-// [WithSchema], [New] builds it from the Go types of the registrations (struct
-// tags `pulumi:"name,optional,secret,replaceOnChanges,type=T"`, embedded
+// # Inputs and outputs
+//
+// A component's inputs, a method's or function's arguments and the
+// configuration are decoded into a struct whose `pulumi:"name"` fields
+// receive them; a field tagged `pulumi:"name,optional"` may be missing;
+// property.Map takes them raw. Outputs and results are encoded the same
+// way.
+//
+// A field of type property.Value receives the raw value, with its unknown,
+// secret and dependency markers. Any other field gets only the plain value:
+// a child built from it records no dependency on the resources the input
+// came from. In a preview an unknown input leaves it at its zero value; the
+// code still runs, so that its children are registered, but the host
+// reports every output unknown. A secret arrives as its plaintext, and the
+// host cannot follow what is computed from it, so it fails closed: every
+// input of every child registered, and every output returned, is marked
+// secret, and the engine shows a warning naming the field, once per
+// process. Use property.Value, with [Apply], for inputs that may be
+// unknown or secret: their markers are kept exactly.
+//
+// # The schema
+//
+// Go-first: without [WithSchema], [New] builds the schema from the Go types
+// of the registrations: struct tags
+// `pulumi:"name,optional,secret,replaceOnChanges,type=T"`, embedded
 // structs' fields as their parent's, named structs as object types and
-// [EnumValue] lists as enums, of token <pkg>:index:<GoName> unless a
-// PulumiType() string method says another, [Ref] fields and host/gosdk
-// resource types as references to the resource of that Go type or the one
-// [WithResourceRef] names, host/gosdk's Input and Output types as their
-// values' types; [WithTypedResource] and [WithConfig] give custom
-// resources and the configuration their types), and [SchemaFromTypes]
-// writes it; package schemagen adds the doc comments as descriptions and
-// an overlay, for a schema.yaml written by go generate. Schema-first: with [WithSchema], New checks the Go types
-// against the schema and names every difference. [WithoutSchema] opts out
-// of both.
-//
-// A custom resource's backend ([Resource]) finds the provider's
-// configuration in every request ([ResourceInfo].Config), and in Check the
-// program's autonaming configuration ([CheckRequest].Autonaming). Strings
-// that are not valid UTF-8 travel as byte strings where the engine reads
-// them, and a function learns whether it runs in a preview with
-// [InPreview].
-//
-// [Main] runs the plugin on one Go thread at a time unless told otherwise
-// ([WithMaxProcs]): a provider mostly waits on the engine.
-//
-// Bad input is reported with [Errorf] or comes back from the schema checks
-// as an [InputError]; other failures are [StepError]s naming the resource
-// and the step. Files named grpc*.go are the only ones that speak the wire
-// protocol; everything else works on property values.
+// [EnumValue] lists as enums (token <pkg>:index:<GoName> unless a
+// PulumiType() string method says another), [Ref] fields and host/gosdk
+// resource types as references. [SchemaFromTypes] writes it. Schema-first:
+// with [WithSchema], New checks the Go types against the schema and names
+// every difference. [WithoutSchema] opts out of both.
 package host

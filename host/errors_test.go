@@ -16,6 +16,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 
@@ -50,13 +52,13 @@ func TestConstructInputErrorOnTheWire(t *testing.T) {
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Vault",
 		func(ctx context.Context, c *host.Component, args vaultArgs) (compOut, error) {
 			if strings.HasPrefix(args.Password, "wrap") {
-				return compOut{}, fmt.Errorf("checking the vault: %w", host.Errorf("password", "%q is too weak", args.Password))
+				return compOut{}, fmt.Errorf("checking the vault: %w", diag.Errorf("password", "%q is too weak", args.Password))
 			}
-			return compOut{}, host.Errorf("password", "%q is too weak", args.Password)
+			return compOut{}, diag.Errorf("password", "%q is too weak", args.Password)
 		}),
 		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
 			if args.Greeting == "shout" {
-				return compOut{}, fmt.Errorf("greeting the world: %w", host.Errorf("greeting", "too loud"))
+				return compOut{}, fmt.Errorf("greeting the world: %w", diag.Errorf("greeting", "too loud"))
 			}
 			return compOut{}, nil
 		}))
@@ -111,8 +113,8 @@ func TestConstructInputErrorOnTheWire(t *testing.T) {
 func TestConfigureInputErrorOnTheWire(t *testing.T) {
 	t.Parallel()
 	mon := hosttest.Start(t)
-	client := serve(t, mon.Addr(), host.WithConfigure(func(ctx context.Context, config property.Map) error {
-		return host.Errorf("token", "%q is revoked", config.Get("token").AsString())
+	client := serve(t, mon.Addr(), host.WithConfig(func(ctx context.Context, config property.Map) error {
+		return diag.Errorf("token", "%q is revoked", config.Get("token").AsString())
 	}))
 	args, err := plugin.MarshalProperties(resource.PropertyMap{
 		"token": resource.MakeSecret(resource.NewProperty("tok-hunter2")),
@@ -137,12 +139,12 @@ func TestConfigureInputErrorOnTheWire(t *testing.T) {
 // checkedResource fails Check on every input it is given.
 type checkedResource struct{ slowResource }
 
-func (checkedResource) Check(_ context.Context, req host.CheckRequest) (host.CheckResponse, error) {
-	var fs []host.PropertyError
+func (checkedResource) Check(_ context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
+	var fs []diag.CheckFailure
 	for k := range req.Inputs.All {
-		fs = append(fs, host.PropertyError{Path: k, Reason: "is not allowed"})
+		fs = append(fs, diag.CheckFailure{Property: k, Reason: "is not allowed"})
 	}
-	return host.CheckResponse{Inputs: req.Inputs, Failures: fs}, nil
+	return custom.CheckResponse{Inputs: req.Inputs, Failures: fs}, nil
 }
 
 // The engine prints the input at a check failure's property beside it, so a

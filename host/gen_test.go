@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 
@@ -70,7 +71,7 @@ type TillState struct {
 	Pin    string `pulumi:"pin,secret"`
 }
 
-type till struct{ host.Resource }
+type till struct{ custom.Resource }
 
 type OpenArgs struct {
 	Hour int `pulumi:"hour"`
@@ -206,7 +207,7 @@ func TestSchemaFromTypesRefuses(t *testing.T) {
 		host.WithComponent("shop:index:Comp", comp),
 		host.WithResource("shop:index:Untyped", till{}),
 		host.WithFunction("shop:index:raw", func(ctx context.Context, args property.Map) (string, error) { return "", nil }),
-		host.WithConfigure(func(ctx context.Context, config property.Map) error { return nil }),
+		host.WithConfig(func(ctx context.Context, config property.Map) error { return nil }),
 	)
 	want := []string{
 		"field host_test.anon.Inner: an anonymous struct has no name for its schema type",
@@ -220,7 +221,7 @@ func TestSchemaFromTypesRefuses(t *testing.T) {
 		"shop:index:Untyped: registered with WithResource, which says nothing of its Go types; register it with WithTypedResource[Inputs, State]",
 		"shop:index:raw arguments: property.Map carries no schema; use a struct with `pulumi` tags",
 		"shop:index:raw result: string is not a struct with `pulumi` tags",
-		"configuration: WithConfigure says nothing of its Go type",
+		"configuration: property.Map carries no schema",
 	}
 	if err == nil {
 		t.Fatal("no error")
@@ -229,6 +230,38 @@ func TestSchemaFromTypesRefuses(t *testing.T) {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error lacks %q:\n%v", w, err)
 		}
+	}
+}
+
+// Where the Go types cannot say the schema, New names every way out,
+// WithoutSchema among them: a plugin written before schemas were built
+// from Go types keeps its behaviour with it.
+func TestGoFirstRefusalNamesWithoutSchema(t *testing.T) {
+	t.Parallel()
+	type rawArgs struct {
+		V property.Value `pulumi:"v"`
+	}
+	comp := host.WithComponent("shop:index:Raw", func(ctx context.Context, c *host.Component, args rawArgs) (rawArgs, error) { return args, nil })
+	configure := host.WithConfig(func(ctx context.Context, config property.Map) error { return nil })
+	for name, opts := range map[string][]host.Option{"property.Value": {comp}, "raw configuration": {configure}} {
+		_, err := host.New("shop", opts...)
+		if err == nil || !strings.Contains(err.Error(), "host.WithoutSchema") || !strings.Contains(err.Error(), "host.WithSchema") {
+			t.Errorf("%s: New: %v, want an error naming host.WithSchema and host.WithoutSchema", name, err)
+		}
+		if _, err := host.New("shop", append(opts, host.WithoutSchema())...); err != nil {
+			t.Errorf("%s with WithoutSchema: %v", name, err)
+		}
+	}
+}
+
+// The configuration is set one way: a second WithConfig is refused rather
+// than silently replacing the first.
+func TestConfigurationIsSetOnce(t *testing.T) {
+	t.Parallel()
+	raw := host.WithConfig(func(ctx context.Context, config property.Map) error { return nil })
+	_, err := host.New("shop", host.WithoutSchema(), raw, raw)
+	if err == nil || !strings.Contains(err.Error(), "WithConfig given twice") {
+		t.Errorf("two WithConfig: %v, want an error saying so", err)
 	}
 }
 
@@ -241,7 +274,7 @@ func TestGoFirstProviderServesAndChecksItsSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.NewServer(p)
+	srv := hosttest.NewServer(p)
 	resp, err := srv.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{})
 	if err != nil {
 		t.Fatal(err)

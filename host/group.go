@@ -3,18 +3,15 @@ package host
 import (
 	"context"
 	"sync"
+
+	"github.com/polyhost/polyhost/host/internal/core"
 )
 
 // Group runs functions concurrently on at most limit goroutines, like an
 // errgroup with SetLimit, except that Go never blocks: functions beyond the
-// limit wait in a queue, and each goroutine runs queued function after
-// function until the queue is empty. A component registering a thousand
-// children starts limit goroutines, not a thousand, and a function may call
-// Go without waiting for a goroutine that is busy running it.
-//
-// The first error cancels the Group's context and is what Wait returns. A
-// panic in a function becomes that function's error. Once Wait has
-// returned, the Group is spent.
+// limit wait in a queue that the goroutines work through. The first error
+// (a panic becomes one) cancels the Group's context and is what Wait
+// returns; then the Group is spent.
 type Group struct {
 	token, name string // the component, for panics
 	cancel      context.CancelCauseFunc
@@ -98,7 +95,7 @@ func (g *Group) call(f func() error) {
 	var err error
 	defer func() {
 		if r := recover(); r != nil {
-			err = panicError(g.token, g.name, "group task", r)
+			err = core.PanicError(g.token, g.name, "group task", r)
 		}
 		if err != nil {
 			g.errOnce.Do(func() {

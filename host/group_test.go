@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 func TestGroupReusesAtMostLimitGoroutines(t *testing.T) {
@@ -66,7 +68,7 @@ func TestGroupPanicBecomesError(t *testing.T) {
 	g.Go(func() error { panic("kaput") })
 	g.Go(func() error { after.Store(true); return nil })
 	err := g.Wait()
-	var se *StepError
+	var se *diag.StepError
 	if !errors.As(err, &se) || !se.Panic {
 		t.Fatalf("Wait = %v, want a panic StepError", err)
 	}

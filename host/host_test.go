@@ -26,6 +26,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -158,7 +160,7 @@ func TestPanicInComponentFailsOnlyThatCall(t *testing.T) {
 			calls++
 			if args.Greeting == "boom" {
 				var m map[string]int
-				m["x"] = 1 // nil map write: a real panic
+				m["x"] = 1 //lint:ignore SA5000 a nil map write: the real panic this test wants
 			}
 			return compOut{Shout: strings.ToUpper(args.Greeting)}, nil
 		}))
@@ -166,7 +168,7 @@ func TestPanicInComponentFailsOnlyThatCall(t *testing.T) {
 	if msg := status.Convert(err).Message(); !strings.HasPrefix(msg, "panic in component code: assignment to entry in nil map") {
 		t.Fatalf("error = %v, want a panic error", err)
 	}
-	if !slices.ContainsFunc(mon.Logs(), func(l hosttest.LogEntry) bool {
+	if !slices.ContainsFunc(mon.Logs(), func(l monitorclient.LogRequest) bool {
 		return strings.HasPrefix(l.Message, `test:index:Comp "c": construct: panic in component code`) && strings.Contains(l.Message, "goroutine")
 	}) {
 		t.Errorf("no debug log names the component and has the stack: %v", mon.Logs())
@@ -329,9 +331,9 @@ func TestApplyPropagatesMarkers(t *testing.T) {
 
 func TestErrorfIsInputError(t *testing.T) {
 	t.Parallel()
-	err := host.Errorf("pages[0]", "too long")
-	var ie *host.InputError
-	if !errors.As(err, &ie) || ie.Properties[0].Path != "pages[0]" {
+	err := diag.Errorf("pages[0]", "too long")
+	var ie *diag.InputError
+	if !errors.As(err, &ie) || ie.Failures[0].Property != "pages[0]" {
 		t.Fatalf("Errorf = %#v", err)
 	}
 }
@@ -384,7 +386,7 @@ func TestAttachModeAndLogging(t *testing.T) {
 	}
 	var found bool
 	for _, l := range mon.Logs() {
-		if l.Message == "building hi" && string(l.URN) == resp.GetUrn() && l.Severity == pulumirpc.LogSeverity_INFO {
+		if l.Message == "building hi" && string(l.URN) == resp.GetUrn() && l.Severity == monitorclient.SeverityInfo {
 			found = true
 		}
 	}
@@ -594,7 +596,7 @@ func serveMirror(t *testing.T, mon *hosttest.Monitor) pulumirpc.ResourceProvider
 		host.WithComponent("test:index:Mirror", func(ctx context.Context, c *host.Component, args mirrorArgs) (mirrorOut, error) {
 			src, err := c.Resolve(ctx, args.Source)
 			if err != nil {
-				return mirrorOut{}, host.Errorf("source", "%v", err)
+				return mirrorOut{}, diag.Errorf("source", "%v", err)
 			}
 			if !src.Known {
 				return mirrorOut{SourceShout: property.New(property.Computed)}, nil
@@ -660,18 +662,18 @@ func TestResolveUnknownIDInPreview(t *testing.T) {
 
 type slowResource struct{}
 
-func (slowResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+func (slowResource) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
 	<-ctx.Done() // never finishes on its own
-	return host.CreateResponse{}, ctx.Err()
+	return custom.CreateResponse{}, ctx.Err()
 }
-func (slowResource) Read(context.Context, host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{}, nil
+func (slowResource) Read(context.Context, custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{}, nil
 }
-func (slowResource) Update(context.Context, host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{}, nil
+func (slowResource) Update(context.Context, custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{}, nil
 }
-func (slowResource) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (slowResource) Delete(context.Context, custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // The request's timeout bounds the backend call.
@@ -689,8 +691,8 @@ func TestCreateTimeoutBoundsBackend(t *testing.T) {
 
 type noteResource struct{ slowResource }
 
-func (noteResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: "n1", Outputs: property.NewMap(map[string]property.Value{"note": property.New("x")})}, nil
+func (noteResource) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: "n1", Outputs: property.NewMap(map[string]property.Value{"note": property.New("x")})}, nil
 }
 
 // A custom resource's outputs that its schema does not declare are stored,
@@ -707,7 +709,7 @@ func TestUndeclaredResourceOutputsWarn(t *testing.T) {
 	}
 	warned := false
 	for _, l := range mon.Logs() {
-		warned = warned || l.Severity == pulumirpc.LogSeverity_WARNING &&
+		warned = warned || l.Severity == monitorclient.SeverityWarning &&
 			strings.HasSuffix(l.Message, "test:index:Thing returned outputs its schema does not declare, which SDKs cannot read: note")
 	}
 	if !warned {
@@ -830,7 +832,7 @@ func TestOutputsCheckedAgainstSchema(t *testing.T) {
 	}
 	warned := false
 	for _, l := range mon.Logs() {
-		warned = warned || l.Severity == pulumirpc.LogSeverity_WARNING && strings.Contains(l.Message, "schema does not declare") &&
+		warned = warned || l.Severity == monitorclient.SeverityWarning && strings.Contains(l.Message, "schema does not declare") &&
 			strings.HasSuffix(l.Message, ": note")
 	}
 	if !warned {
@@ -1032,7 +1034,8 @@ func TestConstructPassesProvidersToChildren(t *testing.T) {
 			for _, req := range []monitorclient.RegisterResourceRequest{
 				{Type: "eks:index:Cluster", Name: "remote", Remote: true},
 				{Type: "test:index:Greeter", Name: "local"},
-				{Type: "eks:index:Cluster", Name: "own", Remote: true, Providers: map[string]providers.Reference{"kubernetes": providerRef(ownRef)}},
+				{Type: "eks:index:Cluster", Name: "own", Remote: true,
+					ResourceOptions: monitorclient.ResourceOptions{Providers: map[string]providers.Reference{"kubernetes": providerRef(ownRef)}}},
 				{Type: "aws:s3:Bucket", Name: "bucket", Custom: true},
 			} {
 				if _, err := c.Register(ctx, req); err != nil {
@@ -1117,7 +1120,7 @@ func TestStackTraceHandleReachesRegistrations(t *testing.T) {
 func TestStackTraceHandleReachesInvokesAndCalls(t *testing.T) {
 	t.Parallel()
 	mon := hosttest.Start(t, hosttest.WithInvokeHook(lookupHook),
-		hosttest.WithCallHook(func(hosttest.Call) (hosttest.CallResult, error) { return hosttest.CallResult{}, nil }))
+		hosttest.WithCallHook(func(hosttest.Call) (monitorclient.CallResponse, error) { return monitorclient.CallResponse{}, nil }))
 	self := property.New(property.ResourceReference{URN: srcURN})
 	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
 		func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
@@ -1191,7 +1194,7 @@ func TestApplyErrFailsTheComponent(t *testing.T) {
 			shout, err := host.ApplyErr(func(v ...property.Value) (property.Value, error) {
 				switch g := v[0].AsString(); {
 				case g == "":
-					return property.Value{}, host.Errorf("greeting", "must not be empty")
+					return property.Value{}, diag.Errorf("greeting", "must not be empty")
 				case strings.Contains(g, " "):
 					return property.Value{}, fmt.Errorf("cannot shout %q: it has spaces", g)
 				default:
@@ -1236,12 +1239,12 @@ func TestApplyErrFailsTheComponent(t *testing.T) {
 // configuration, and fails to update with the configured token.
 type regionResource struct{ slowResource }
 
-func (regionResource) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: resource.ID(req.Config.Get("region").AsString() + "/" + req.Name)}, nil
+func (regionResource) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: resource.ID(req.Config.Get("region").AsString() + "/" + req.Name)}, nil
 }
 
-func (regionResource) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{}, fmt.Errorf("token %s is revoked", req.Config.Get("token").AsString())
+func (regionResource) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{}, fmt.Errorf("token %s is revoked", req.Config.Get("token").AsString())
 }
 
 // A backend reads the provider's configuration in its requests; a secret

@@ -15,6 +15,9 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 type itemIn struct {
@@ -29,17 +32,17 @@ type itemState struct {
 // item is a custom resource that records which package served it.
 type item struct{ pkg string }
 
-func (i item) Create(_ context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: "item", Outputs: req.Inputs.Set("package", property.New(i.pkg))}, nil
+func (i item) Create(_ context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: "item", Outputs: req.Inputs.Set("package", property.New(i.pkg))}, nil
 }
-func (item) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (item) Read(_ context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
-func (item) Update(_ context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: req.OldOutputs}, nil
+func (item) Update(_ context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: req.OldOutputs}, nil
 }
-func (item) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (item) Delete(context.Context, custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // shelfServer is a plugin "shelf" whose parameter is the name of the
@@ -51,12 +54,12 @@ func shelfServer(t *testing.T) pulumirpc.ResourceProviderServer {
 			name, version, value := req.Name, req.Version, req.Value
 			if req.Args != nil { // pulumi package add shelf <name>
 				if len(req.Args) != 1 {
-					return host.Parameterized{}, host.Errorf("", "want one argument, the package name; got %q", req.Args)
+					return host.Parameterized{}, diag.Errorf("", "want one argument, the package name; got %q", req.Args)
 				}
 				name, version, value = req.Args[0], "1.0.0", []byte(req.Args[0])
 			}
 			if string(value) != name {
-				return host.Parameterized{}, host.Errorf("", "parameter %q names another package than %q", value, name)
+				return host.Parameterized{}, diag.Errorf("", "parameter %q names another package than %q", value, name)
 			}
 			q, err := host.New(name, host.WithVersion(version),
 				host.WithTypedResource[itemIn, itemState](name+":index:Item", item{pkg: name}))
@@ -65,7 +68,7 @@ func shelfServer(t *testing.T) pulumirpc.ResourceProviderServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return host.NewServer(p)
+	return hosttest.NewServer(p)
 }
 
 // A program's registered package (name, version, parameter) makes the
@@ -192,7 +195,7 @@ func TestParameterizeRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = host.NewServer(plain).Parameterize(ctx, value("books", "1.0.0", "books"))
+	_, err = hosttest.NewServer(plain).Parameterize(ctx, value("books", "1.0.0", "books"))
 	if status.Code(err) != codes.Unimplemented || !strings.Contains(err.Error(), "provider plain is not parameterized") {
 		t.Errorf("unparameterized plugin: %v, want Unimplemented naming it", err)
 	}
@@ -231,7 +234,7 @@ func TestParameterizeRefusesFunctionMistakes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = host.NewServer(p).Parameterize(context.Background(), tc.req)
+			_, err = hosttest.NewServer(p).Parameterize(context.Background(), tc.req)
 			if err == nil || !strings.Contains(err.Error(), "parameterize shelf: "+tc.want) {
 				t.Errorf("got %v, want %q", err, tc.want)
 			}

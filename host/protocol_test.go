@@ -12,23 +12,25 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 // namingResource takes its name from the engine's autonaming options.
 type namingResource struct{ slowResource }
 
-func (namingResource) Check(_ context.Context, req host.CheckRequest) (host.CheckResponse, error) {
+func (namingResource) Check(_ context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
 	name := "generated-" + req.Name
 	if a := req.Autonaming; a != nil {
 		switch a.Mode {
-		case host.AutonamingDisable:
-			return host.CheckResponse{Failures: []host.PropertyError{{Path: "name", Reason: "autonaming is off: give a name"}}}, nil
+		case custom.AutonamingDisable:
+			return custom.CheckResponse{Failures: []diag.CheckFailure{{Property: "name", Reason: "autonaming is off: give a name"}}}, nil
 		default:
 			name = a.ProposedName
 		}
 	}
-	return host.CheckResponse{Inputs: req.Inputs.Set("name", property.New(name))}, nil
+	return custom.CheckResponse{Inputs: req.Inputs.Set("name", property.New(name))}, nil
 }
 
 // Handshake offers byte strings and autonaming; Check hands the engine's
@@ -155,7 +157,7 @@ func TestFunctionSeesPreview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := host.NewServer(p)
+	client := hosttest.NewServer(p)
 	for _, preview := range []bool{true, false} {
 		args, _ := structpb.NewStruct(map[string]any{"key": "k"})
 		resp, err := client.Invoke(context.Background(), &pulumirpc.InvokeRequest{Tok: "test:index:probe", Args: args, Preview: preview})

@@ -3,104 +3,20 @@ package host
 import (
 	"context"
 	"fmt"
-	"maps"
-	"reflect"
-	"slices"
-	"strings"
-	"sync"
-	"sync/atomic"
+	"io"
+	"os"
+	"runtime"
 
-	"github.com/blang/semver"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
-
-	"github.com/polyhost/polyhost/host/internal/hook"
-	"github.com/polyhost/polyhost/host/internal/instance"
+	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/rpc"
 	"github.com/polyhost/polyhost/host/schema"
-	"github.com/polyhost/polyhost/monitorclient"
 )
 
 // Provider is a package's provider: its schema, components, methods and
-// custom resources. Build one with [New]; serve it with [Serve] or [Main].
-type Provider struct {
-	*definition // what New and the options set; shared by fresh instances
+// custom resources. Build one with [New]; serve it with [Main] or [Serve].
+type Provider struct{ core *core.Provider }
 
-	monitors *monitorclient.Pool
-	// window bounds the registrations in flight of every component and
-	// method this provider runs; constructs numbers them, for its order.
-	window     *window
-	constructs atomic.Uint64
-	// param is set on the provider the engine's Parameterize chose to
-	// serve this process.
-	param *parameterization
-
-	mu         sync.Mutex
-	config     configState
-	engineAddr string
-	engine     *monitorclient.EngineClient
-
-	warnedSecrets sync.Map // token and argument paths already warned of: true
-}
-
-// definition is the package a Provider serves, as New and its options
-// build it: read-only once New returns.
-type definition struct {
-	name    string
-	version string
-	schema  *schema.Package
-
-	components   map[string]constructor
-	resources    map[string]Resource
-	methods      map[string]method
-	functions    map[string]function
-	shapes       map[string]shape        // Go types per component, method, function and typed resource token
-	configShape  *shape                  // the configuration's Go type, from WithConfig
-	hooks        map[string]hook.Handler // tokens served with the Go SDK (host/gosdk)
-	refTypes     map[reflect.Type]string // WithResourceRef: Go types of resources, to their token or $ref
-	onConfigure  ConfigureFunc
-	parameterize ParameterizeFunc // WithParameterize
-	noSchema     bool             // WithoutSchema
-	generating   bool             // building the schema from types: WithSchema is ignored
-	maxProcs     int              // GOMAXPROCS for Main; 0 leaves Go's default
-}
-
-func newProvider(name string) *Provider {
-	return newInstance(&definition{
-		name:       name,
-		components: map[string]constructor{},
-		resources:  map[string]Resource{},
-		methods:    map[string]method{},
-		functions:  map[string]function{},
-		shapes:     map[string]shape{},
-		hooks:      map[string]hook.Handler{},
-		refTypes:   map[reflect.Type]string{},
-		maxProcs:   defaultMaxProcs,
-	})
-}
-
-// newInstance is a provider of d with the state of a process of its own:
-// configuration, engine and monitor connections, the bound on
-// registrations in flight, warnings.
-func newInstance(d *definition) *Provider {
-	return &Provider{definition: d, monitors: monitorclient.NewPool(), window: newWindow(0)}
-}
-
-func init() { instance.Fresh = func(p any) any { return p.(*Provider).fresh() } }
-
-// fresh is a new instance of p, as a second process of the same plugin
-// would be.
-func (p *Provider) fresh() *Provider { return newInstance(p.definition) }
-
-// warnSecretArgs warns, once per process for each token and set of paths,
-// that secret arguments reached plain Go values, so all that token's code
-// produces is marked secret.
-func (p *Provider) warnSecretArgs(ctx context.Context, token string, u urn.URN, paths []string) {
-	key := token + "\x00" + strings.Join(paths, ",")
-	if _, warned := p.warnedSecrets.LoadOrStore(key, true); warned {
-		return
-	}
-	p.log(ctx, monitorclient.SeverityWarning, u, fmt.Sprintf("%s: secret arguments reached plain Go values (%s), so everything it registers and returns is marked secret; "+
-		"declare those fields as property.Value to keep secrets exact", token, strings.Join(paths, ", ")))
-}
+func init() { core.Of = func(p any) *core.Provider { return p.(*Provider).core } }
 
 // Option configures a [Provider].
 type Option func(*Provider) error
@@ -109,147 +25,117 @@ type Option func(*Provider) error
 // [WithoutSchema]) its schema is built from the Go types of its
 // registrations; with one, the Go types are checked against it.
 func New(name string, opts ...Option) (*Provider, error) {
-	p := newProvider(name)
-	for _, opt := range opts {
-		if err := opt(p); err != nil {
-			return nil, fmt.Errorf("provider %s: %w", name, err)
-		}
+	p := &Provider{core.New(name)}
+	if err := p.apply(opts); err != nil {
+		return nil, err
 	}
-	fromTypes := p.schema == nil && !p.noSchema
-	if fromTypes {
-		s, err := p.loadFromTypes()
-		if err != nil {
-			return nil, fmt.Errorf("provider %s: %w (or give the schema with host.WithSchema)", name, err)
-		}
-		p.schema = s
-	}
-	if p.schema != nil && p.schema.Name != name {
-		return nil, fmt.Errorf("provider %s: schema is for package %q", name, p.schema.Name)
-	}
-	if p.schema != nil {
-		if err := languageProblems(p.schema); err != nil {
-			return nil, fmt.Errorf("provider %s: %w", name, err)
-		}
-	}
-	for tok := range p.componentTokens() {
-		if p.schema == nil {
-			break
-		}
-		if r, ok := p.schema.Resource(tok); !ok || !r.IsComponent {
-			return nil, fmt.Errorf("provider %s: component %s is not a component resource in the schema", name, tok)
-		}
-	}
-	for tok, h := range p.hooks {
-		if p.schema == nil || h.Call == nil {
-			continue
-		}
-		if _, ok := p.schema.Function(tok); !ok {
-			return nil, fmt.Errorf("provider %s: method %s is not a function in the schema", name, tok)
-		}
-	}
-	for tok := range p.resources {
-		if p.schema == nil {
-			break
-		}
-		if r, ok := p.schema.Resource(tok); !ok || r.IsComponent {
-			return nil, fmt.Errorf("provider %s: resource %s is not a custom resource in the schema", name, tok)
-		}
-	}
-	if p.schema != nil && !fromTypes { // one built from the types agrees with them
-		if err := p.checkShapes(); err != nil {
-			return nil, fmt.Errorf("provider %s: %w", name, err)
-		}
-	}
-	if p.version == "" && p.schema != nil {
-		p.version = p.schema.Version
-	}
-	if p.version == "" {
-		p.version = "0.0.0-dev"
-	}
-	if _, err := semver.Parse(p.version); err != nil {
-		return nil, fmt.Errorf("provider %s: version %q is not semver: %w", name, p.version, err)
+	if err := p.core.Finish(); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
 
-// languageProblems refuses a schema with names for which Pulumi's SDK
-// generators write code that does not compile (a resource named Object is a
-// TypeScript class Object, which tsc refuses), naming each token, language
-// and reason: consumers generate their SDKs from this schema, and would find
-// out only then.
-func languageProblems(s *schema.Package) error {
-	probs := s.LanguageProblems()
-	if len(probs) == 0 {
-		return nil
+func (p *Provider) apply(opts []Option) error {
+	for _, opt := range opts {
+		if err := opt(p); err != nil {
+			return fmt.Errorf("provider %s: %w", p.core.Name(), err)
+		}
 	}
-	lines := make([]string, len(probs))
-	for i, pr := range probs {
-		lines[i] = pr.String()
+	return nil
+}
+
+// Main builds the provider and serves it with the process's arguments,
+// exiting non-zero if that fails. Call it from the plugin's main function.
+// It runs the plugin's Go code on one thread at a time, as a provider
+// mostly waits on the engine ([WithMaxProcs] for more; docs/performance.md),
+// unless GOMAXPROCS is set, and lets the heap grow by at least 4 MB between
+// collections unless GOGC or GOMEMLIMIT is set or the plugin sets either.
+func Main(name string, opts ...Option) {
+	p, err := New(name, opts...)
+	if err == nil {
+		if n := p.core.Procs(); n > 0 {
+			runtime.GOMAXPROCS(n)
+		}
+		core.TuneGC(core.HeapHeadroom)
+		err = Serve(context.Background(), p, os.Args[1:], os.Stdout)
 	}
-	what := "a name that generates"
-	if len(probs) > 1 {
-		what = fmt.Sprintf("%d names that generate", len(probs))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-resource-%s: %v\n", name, err)
+		os.Exit(1)
 	}
-	return fmt.Errorf("schema: %s invalid code in an SDK language (Pulumi's generators: TypeScript, Python, Go):\n\t%s",
-		what, strings.Join(lines, "\n\t"))
+}
+
+// Serve serves p on 127.0.0.1 and writes the chosen port as the first line
+// of stdout, as the engine expects. args is the plugin command line: the
+// engine's address as the one positional argument, or none to wait for the
+// engine to Attach (PULUMI_DEBUG_PROVIDERS). Serve returns after SIGINT or
+// SIGTERM, when ctx ends, or when the engine goes away.
+func Serve(ctx context.Context, p *Provider, args []string, stdout io.Writer) error {
+	return rpc.Serve(ctx, p.core, args, stdout)
 }
 
 // WithVersion sets the version GetPluginInfo reports. It must be semver;
 // set it at build time with -ldflags "-X main.version=...". Without it the
 // version is the schema's, or 0.0.0-dev.
 func WithVersion(v string) Option {
-	return func(p *Provider) error {
-		if v != "" {
-			p.version = v
-		}
-		return nil
-	}
+	return func(p *Provider) error { p.core.SetVersion(v); return nil }
 }
 
 // WithSchema embeds the package schema (YAML or JSON). GetSchema serves it,
 // and inputs and configuration are checked against it.
 func WithSchema(src []byte) Option {
-	return func(p *Provider) error {
-		if p.generating {
-			return nil // SchemaFromTypes: the Go types say what the schema is
-		}
-		s, err := schema.Load(src)
-		if err != nil {
-			return err
-		}
-		p.schema = s
-		return nil
-	}
+	return func(p *Provider) error { return p.core.SetSchema(src) }
+}
+
+// WithoutSchema says the provider has none: GetSchema serves an empty one
+// and nothing is checked against a schema. Without it, and without
+// [WithSchema], the host builds the schema from the Go types.
+func WithoutSchema() Option {
+	return func(p *Provider) error { p.core.SetNoSchema(); return nil }
+}
+
+// WithMaxProcs sets how many threads run the plugin's Go code at once
+// (GOMAXPROCS) when [Main] runs it: 1 unless set; 0 leaves Go's default,
+// the CPUs the process may use. Serve leaves the process as it is.
+func WithMaxProcs(n int) Option {
+	return func(p *Provider) error { return p.core.SetMaxProcs(n) }
 }
 
 // Name returns the package name.
-func (p *Provider) Name() string { return p.name }
+func (p *Provider) Name() string { return p.core.Name() }
 
 // Version returns the version reported to the engine.
-func (p *Provider) Version() string { return p.version }
+func (p *Provider) Version() string { return p.core.Version() }
 
 // Schema returns the package schema: the one given, or the one built from
 // the Go types; nil with [WithoutSchema].
-func (p *Provider) Schema() *schema.Package { return p.schema }
-
-// unknownToken is the error for a token this provider does not serve; it
-// lists the ones of that kind it does serve.
-func unknownToken[V any](p *Provider, kind, token string, served map[string]V) error {
-	toks := slices.Sorted(maps.Keys(served))
-	if len(toks) == 0 {
-		return fmt.Errorf("unknown %s %q: provider %s serves none", kind, token, p.name)
-	}
-	return fmt.Errorf("unknown %s %q: provider %s serves %s", kind, token, p.name, strings.Join(toks, ", "))
-}
+func (p *Provider) Schema() *schema.Package { return p.core.Schema() }
 
 // Close releases the monitor and engine connections.
-func (p *Provider) Close() error {
-	p.mu.Lock()
-	engine := p.engine
-	p.engine = nil
-	p.mu.Unlock()
-	if engine != nil {
-		_ = engine.Close()
+func (p *Provider) Close() error { return p.core.Close() }
+
+// Docs supplies the descriptions of a schema built from Go types, the doc
+// comments reflection cannot see (package schemagen reads them): of a
+// named Type, a struct's Field, a Func by its runtime name; "" if unknown.
+type Docs = core.Docs
+
+// ValueDocs is a [Docs] that also reads the doc comments of constants: an
+// enum value without an [EnumValue].Description gets that of the constant
+// declaring it.
+type ValueDocs = core.ValueDocs
+
+// SchemaFromTypes builds the schema of package name, in YAML, from the Go
+// types of the registrations in opts (components, methods, functions,
+// resources given with [WithTypedResource], configuration given with
+// [WithConfig]); a schema given with [WithSchema] is ignored. docs, which
+// may be nil, supplies descriptions. The schema has what Go says; a
+// package's name in each language, its description and the like are
+// merged in by the caller (package schemagen does).
+func SchemaFromTypes(name string, docs Docs, opts ...Option) ([]byte, error) {
+	p := &Provider{core.NewForSchema(name)}
+	defer p.Close()
+	if err := p.apply(opts); err != nil {
+		return nil, err
 	}
-	return p.monitors.Close()
+	return p.core.SchemaYAML(docs)
 }

@@ -12,6 +12,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/hosttest"
 )
 
 // readSchemaYAML is the rd package, for Read.
@@ -29,8 +31,8 @@ type plainDoc struct {
 
 func (d plainDoc) ExactSecrets() bool { return d.exact }
 
-func (d plainDoc) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: d.ins, Outputs: d.outs}, nil
+func (d plainDoc) Read(_ context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: d.ins, Outputs: d.outs}, nil
 }
 
 func readDoc(t *testing.T, backend plainDoc, olds, state resource.PropertyMap) (resource.PropertyMap, resource.PropertyMap) {
@@ -50,7 +52,7 @@ func readDoc(t *testing.T, backend plainDoc, olds, state resource.PropertyMap) (
 		}
 		return s
 	}
-	resp, err := host.NewServer(p).Read(context.Background(), &pulumirpc.ReadRequest{
+	resp, err := hosttest.NewServer(p).Read(context.Background(), &pulumirpc.ReadRequest{
 		Urn: "urn:pulumi:dev::proj::rd:index:Document::d", Name: "d", Type: "rd:index:Document", Id: "d1",
 		Inputs: wire(olds), Properties: wire(state),
 	})

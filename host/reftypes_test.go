@@ -10,6 +10,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 
@@ -17,9 +19,9 @@ import (
 // resource by its Resource's type, one with a module in its token, and a
 // component by its outputs struct.
 
-type shed struct{ host.Resource }
+type shed struct{ custom.Resource }
 
-type rack struct{ host.Resource }
+type rack struct{ custom.Resource }
 
 type ShedArgs struct {
 	Size int `pulumi:"size"`
@@ -109,7 +111,7 @@ func TestRefDecodesAndEncodes(t *testing.T) {
 	}
 	_, err = h.Construct(context.Background(), hosttest.ConstructRequest{Type: "yard:index:Yard", Name: "y2",
 		Inputs: property.NewMap(map[string]property.Value{"shed": property.New("s-1")})})
-	if ie, ok := err.(*host.InputError); !ok || len(ie.Properties) != 1 || ie.Properties[0].Path != "shed" {
+	if ie, ok := err.(*diag.InputError); !ok || len(ie.Failures) != 1 || ie.Failures[0].Property != "shed" {
 		t.Errorf("a string for a Ref: %v, want an input error naming shed", err)
 	}
 }

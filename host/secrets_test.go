@@ -78,7 +78,7 @@ func TestSecretInPlainFieldSealsEverything(t *testing.T) {
 	}
 	warnings := 0
 	for _, l := range mon.Logs() {
-		if l.Severity == pulumirpc.LogSeverity_WARNING && strings.Contains(l.Message, "secret arguments reached plain Go values (password)") {
+		if l.Severity == monitorclient.SeverityWarning && strings.Contains(l.Message, "secret arguments reached plain Go values (password)") {
 			warnings++
 			if strings.Contains(l.Message, "hunter2") {
 				t.Errorf("the warning shows the secret: %s", l.Message)

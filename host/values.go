@@ -1,32 +1,54 @@
 package host
 
 import (
+	"context"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
-// collectDeps returns every dependency recorded on v or inside it.
-func collectDeps(v property.Value) []urn.URN { return monitorclient.Dependencies(v) }
+// Apply derives a value from others as an output's apply does: if any input
+// is unknown the result is unknown, and the result is secret, and depends on
+// everything, that any input is or depends on. f sees the inputs without
+// markers. For a derivation that can fail, use [ApplyErr].
+func Apply(f func(vals ...property.Value) property.Value, vals ...property.Value) property.Value {
+	v, _ := ApplyErr(func(vals ...property.Value) (property.Value, error) { return f(vals...), nil }, vals...)
+	return v
+}
 
-// dependingOn marks v and every value inside it as depending on u.
-func dependingOn(v property.Value, u urn.URN) property.Value {
-	switch {
-	case v.IsArray():
-		arr := make([]property.Value, 0, v.AsArray().Len())
-		for _, e := range v.AsArray().All {
-			arr = append(arr, dependingOn(e, u))
+// ApplyErr is [Apply] for a derivation that can fail: it returns f's error,
+// for the component or method to return, which fails it (a [diag.InputError],
+// from [diag.Errorf], goes to the user as bad input). Like an output's apply, f
+// does not run while an input is unknown, so in a preview an error may only
+// show in the update.
+func ApplyErr(f func(vals ...property.Value) (property.Value, error), vals ...property.Value) (property.Value, error) {
+	var deps []urn.URN
+	seen := map[urn.URN]bool{}
+	secret, unknown := false, false
+	plain := make([]property.Value, len(vals))
+	for i, v := range vals {
+		for _, d := range monitorclient.Dependencies(v) {
+			if !seen[d] {
+				seen[d] = true
+				deps = append(deps, d)
+			}
 		}
-		v = property.WithGoValue(v, arr)
-	case v.IsMap():
-		m := make(map[string]property.Value, v.AsMap().Len())
-		for k, e := range v.AsMap().All {
-			m[k] = dependingOn(e, u)
-		}
-		v = property.WithGoValue(v, m)
+		secret = secret || v.HasSecrets()
+		unknown = unknown || v.HasComputed()
+		plain[i] = stripMarkers(v)
 	}
-	return v.WithDependencies(appendUnique(v.Dependencies(), u))
+	out := property.New(property.Computed)
+	if !unknown {
+		var err error
+		if out, err = f(plain...); err != nil {
+			return property.Value{}, err
+		}
+	}
+	return out.WithSecret(secret || out.Secret()).WithDependencies(deps), nil
 }
 
 // stripMarkers removes secret and dependency markers from v and inside it.
@@ -48,52 +70,14 @@ func stripMarkers(v property.Value) property.Value {
 	return v.WithSecret(false).WithDependencies(nil)
 }
 
-// markSecret marks the named top-level keys of m secret.
-func markSecret(m property.Map, keys []string) property.Map {
-	for _, k := range keys {
-		if v, ok := m.GetOk(k); ok {
-			m = m.Set(k, v.WithSecret(true))
-		}
-	}
-	return m
-}
+// Encode turns a struct with `pulumi:"name"` tags into a property map, for
+// building child inputs from typed values.
+func Encode(v any) (property.Map, error) { return typed.Encode(v) }
 
-// withInputDependencies marks each top-level input with the URNs the engine
-// says it depends on.
-func withInputDependencies(m property.Map, deps map[string][]string) property.Map {
-	for k, urns := range deps {
-		v, ok := m.GetOk(k)
-		if !ok {
-			continue
-		}
-		all := v.Dependencies()
-		for _, u := range urns {
-			all = appendUnique(all, urn.URN(u))
-		}
-		m = m.Set(k, v.WithDependencies(all))
-	}
-	return m
-}
+// Decode fills the struct dst points to from m; the inverse of [Encode].
+func Decode(m property.Map, dst any) error { return core.Decode(m, dst) }
 
-func withoutKey[V any](m map[string]V, key string) map[string]V {
-	if _, ok := m[key]; !ok {
-		return m
-	}
-	out := make(map[string]V, len(m))
-	for k, v := range m {
-		if k != key {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-func without(list []string, s string) []string {
-	out := make([]string, 0, len(list))
-	for _, x := range list {
-		if x != s {
-			out = append(out, x)
-		}
-	}
-	return out
-}
+// InPreview reports whether the engine called the function during a
+// preview, as engines that say so at Handshake do: a function with side
+// effects, or an expensive one, can answer what it can without them.
+func InPreview(ctx context.Context) bool { return core.InPreview(ctx) }

@@ -20,32 +20,14 @@ import (
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
-// Option configures Dial, DialEngine and NewPool.
-type Option func(*options)
-
-type options struct {
-	dialOpts []grpc.DialOption
-}
-
-// WithDialOptions adds gRPC dial options (e.g. grpc.WithContextDialer)
-// after the defaults (insecure credentials, 400 MiB messages). Interceptors
-// and stats handlers see RegisterResource's request as encoded bytes, in a
-// buffer reused once the call returns, and its answer as a value of this
-// package's own: not as pulumirpc messages.
-func WithDialOptions(opts ...grpc.DialOption) Option {
-	return func(o *options) { o.dialOpts = append(o.dialOpts, opts...) }
-}
-
 // flowWindow is the static per-stream flow-control window of a monitor
 // connection: large enough for any ordinary message in one go.
 const flowWindow = 4 << 20
 
-func buildDialOptions(opts []Option) []grpc.DialOption {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
-	return append([]grpc.DialOption{
+// dialOptions are the options of every connection to the engine: insecure
+// credentials, 400 MiB messages, static windows.
+func dialOptions() []grpc.DialOption {
+	return []grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		rpcutil.GrpcChannelOptions(),
 		// Static flow-control windows: with gRPC's default dynamic ones,
@@ -54,7 +36,7 @@ func buildDialOptions(opts []Option) []grpc.DialOption {
 		// local connection.
 		grpc.WithInitialWindowSize(flowWindow),
 		grpc.WithInitialConnWindowSize(4 * flowWindow),
-	}, o.dialOpts...)
+	}
 }
 
 // Client talks to one ResourceMonitor. It is safe for concurrent use.
@@ -70,8 +52,8 @@ type Client struct {
 // features: GetDeploymentInfo, or SupportsFeature per legacy id if the
 // monitor does not implement it. Prefer Pool.Get, which does this once per
 // address.
-func Dial(ctx context.Context, monitorAddr string, opts ...Option) (*Client, error) {
-	conn, err := grpc.NewClient(monitorAddr, buildDialOptions(opts)...)
+func Dial(ctx context.Context, monitorAddr string) (*Client, error) {
+	conn, err := grpc.NewClient(monitorAddr, dialOptions()...)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to resource monitor %s: %w", monitorAddr, err)
 	}

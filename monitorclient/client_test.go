@@ -6,22 +6,24 @@ import (
 	"fmt"
 	"maps"
 	"net"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/polyhost/polyhost/host/hosttest"
-	"github.com/polyhost/polyhost/monitorclient"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/hosttest"
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 const (
@@ -75,30 +77,32 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 	c := dial(t, m)
 
 	resp, err := c.RegisterResource(t.Context(), monitorclient.RegisterResourceRequest{
-		Type:                    "pkg:index:Thing",
-		Name:                    "t",
-		Parent:                  stackURN,
-		Custom:                  true,
-		Inputs:                  pmap(map[string]property.Value{"a": str("x"), "b": withDeps(str("y"), otherURN)}),
-		Provider:                provRef,
-		Providers:               map[string]providers.Reference{"pkg": provRef},
-		Dependencies:            []urn.URN{stackURN},
-		PropertyDependencies:    map[string][]urn.URN{"a": {stackURN}},
-		Aliases:                 []monitorclient.Alias{{URN: otherURN}, {Spec: &monitorclient.AliasSpec{Name: "old", NoParent: true}}},
-		AdditionalSecretOutputs: []string{"a"},
-		Protect:                 new(true),
-		IgnoreChanges:           []string{"b"},
-		ReplaceOnChanges:        []string{"a"},
-		CustomTimeouts:          &monitorclient.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"},
-		DeleteBeforeReplace:     new(false),
-		RetainOnDelete:          new(true),
-		DeletedWith:             otherURN,
-		ReplaceWith:             []urn.URN{otherURN},
-		ReplacementTrigger:      str("v2").WithSecret(true),
-		Hooks:                   &monitorclient.ResourceHooks{BeforeCreate: []string{"audit"}, OnError: []string{"retry"}},
-		Version:                 "1.2.3",
-		PluginDownloadURL:       "https://example.com",
-		ImportID:                "imp",
+		Type:                 "pkg:index:Thing",
+		Name:                 "t",
+		Parent:               stackURN,
+		Custom:               true,
+		Inputs:               pmap(map[string]property.Value{"a": str("x"), "b": withDeps(str("y"), otherURN)}),
+		Provider:             provRef,
+		PropertyDependencies: map[string][]urn.URN{"a": {stackURN}},
+		Version:              "1.2.3",
+		PluginDownloadURL:    "https://example.com",
+		ImportID:             "imp",
+		ResourceOptions: monitorclient.ResourceOptions{
+			Providers:               map[string]providers.Reference{"pkg": provRef},
+			Dependencies:            []urn.URN{stackURN},
+			Aliases:                 []monitorclient.Alias{{URN: otherURN}, {Spec: &monitorclient.AliasSpec{Name: "old", NoParent: true}}},
+			AdditionalSecretOutputs: []string{"a"},
+			Protect:                 new(true),
+			IgnoreChanges:           []string{"b"},
+			ReplaceOnChanges:        []string{"a"},
+			CustomTimeouts:          &monitorclient.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"},
+			DeleteBeforeReplace:     new(false),
+			RetainOnDelete:          new(true),
+			DeletedWith:             otherURN,
+			ReplaceWith:             []urn.URN{otherURN},
+			ReplacementTrigger:      str("v2").WithSecret(true),
+			Hooks:                   &monitorclient.ResourceHooks{BeforeCreate: []string{"audit"}, OnError: []string{"retry"}},
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -130,18 +134,18 @@ func TestRegisterCustomWithEveryOption(t *testing.T) {
 	check("dependencies", slices.Equal(r.Dependencies, []urn.URN{otherURN, stackURN}))
 	check("propertyDependencies", maps.EqualFunc(r.PropertyDependencies,
 		map[string][]urn.URN{"a": {stackURN}, "b": {otherURN}}, slices.Equal))
-	check("aliases", slices.Equal(r.Aliases, []hosttest.Alias{{URN: otherURN}, {Name: "old", NoParent: true}}) && r.AliasSpecs)
+	check("aliases", reflect.DeepEqual(r.Aliases, []monitorclient.Alias{{URN: otherURN}, {Spec: &monitorclient.AliasSpec{Name: "old", NoParent: true}}}) && r.AliasSpecs)
 	check("additionalSecretOutputs", slices.Equal(r.AdditionalSecretOutputs, []string{"a"}))
 	check("protect", r.Protect != nil && *r.Protect)
 	check("ignoreChanges", slices.Equal(r.IgnoreChanges, []string{"b"}))
 	check("replaceOnChanges", slices.Equal(r.ReplaceOnChanges, []string{"a"}))
-	check("customTimeouts", *r.CustomTimeouts == hosttest.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"})
+	check("customTimeouts", *r.CustomTimeouts == monitorclient.CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"})
 	check("replaceWith", slices.Equal(r.Raw.GetReplaceWith(), []string{otherURN}))
 	trigger := r.Raw.GetReplacementTrigger().GetStructValue().GetFields()
 	check("replacementTrigger", trigger["value"].GetStringValue() == "v2" && trigger[sig.Key].GetStringValue() == sig.Secret)
 	check("hooks", slices.Equal(r.Raw.GetHooks().GetBeforeCreate(), []string{"audit"}) &&
 		slices.Equal(r.Raw.GetHooks().GetOnError(), []string{"retry"}))
-	check("deleteBeforeReplace", !r.DeleteBeforeReplace && r.DeleteBeforeReplaceDefined)
+	check("deleteBeforeReplace", r.DeleteBeforeReplace != nil && !*r.DeleteBeforeReplace)
 	check("retainOnDelete", r.RetainOnDelete != nil && *r.RetainOnDelete)
 	check("deletedWith", r.DeletedWith == otherURN)
 	check("version", r.Version == "1.2.3")
@@ -300,8 +304,8 @@ func TestFeatureGatedMarshalling(t *testing.T) {
 	}
 	_, err := c.RegisterResource(t.Context(), monitorclient.RegisterResourceRequest{
 		Type: "pkg:index:Thing", Name: "t", Parent: stackURN, Custom: true,
-		Inputs:  pmap(map[string]property.Value{"s": str("x").WithSecret(true), "r": ref(otherURN, "oid")}),
-		Aliases: []monitorclient.Alias{{Spec: &monitorclient.AliasSpec{Name: "old"}}},
+		Inputs:          pmap(map[string]property.Value{"s": str("x").WithSecret(true), "r": ref(otherURN, "oid")}),
+		ResourceOptions: monitorclient.ResourceOptions{Aliases: []monitorclient.Alias{{Spec: &monitorclient.AliasSpec{Name: "old"}}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -313,17 +317,18 @@ func TestFeatureGatedMarshalling(t *testing.T) {
 	}
 
 	_, err = c.RegisterResource(t.Context(), monitorclient.RegisterResourceRequest{
-		Type: "pkg:index:Thing", Name: "t2", Custom: true, DeletedWith: otherURN,
+		Type: "pkg:index:Thing", Name: "t2", Custom: true,
+		ResourceOptions: monitorclient.ResourceOptions{DeletedWith: otherURN},
 	})
 	if err == nil || !strings.Contains(err.Error(), `pkg:index:Thing "t2"`) {
 		t.Errorf("deletedWith unsupported: %v", err)
 	}
-	for option, req := range map[string]monitorclient.RegisterResourceRequest{
+	for option, opts := range map[string]monitorclient.ResourceOptions{
 		"ReplaceWith":        {ReplaceWith: []urn.URN{otherURN}},
 		"ReplacementTrigger": {ReplacementTrigger: str("v1")},
 		"resource hooks":     {Hooks: &monitorclient.ResourceHooks{AfterDelete: []string{"h"}}},
 	} {
-		req.Type, req.Name, req.Custom = "pkg:index:Thing", "t3", true
+		req := monitorclient.RegisterResourceRequest{Type: "pkg:index:Thing", Name: "t3", Custom: true, ResourceOptions: opts}
 		if _, err := c.RegisterResource(t.Context(), req); err == nil || !strings.Contains(err.Error(), option) {
 			t.Errorf("%s unsupported: %v", option, err)
 		}
@@ -418,16 +423,16 @@ func TestConcurrentRegisterResource(t *testing.T) {
 
 func TestInvoke(t *testing.T) {
 	t.Parallel()
-	m := hosttest.Start(t, hosttest.WithInvokeHook(func(inv hosttest.Invocation) (hosttest.InvokeResult, error) {
+	m := hosttest.Start(t, hosttest.WithInvokeHook(func(inv hosttest.Invocation) (monitorclient.InvokeResponse, error) {
 		switch inv.Token {
 		case "pkg:index:echo":
-			return hosttest.InvokeResult{Return: inv.Args}, nil
+			return monitorclient.InvokeResponse{Return: inv.Args}, nil
 		case "pkg:index:bad":
-			return hosttest.InvokeResult{Failures: []hosttest.CheckFailure{{Property: "x", Reason: "must be positive"}}}, nil
+			return monitorclient.InvokeResponse{}, &monitorclient.FailuresError{Failures: []diag.CheckFailure{{Property: "x", Reason: "must be positive"}}}
 		case "pkg:index:pending":
-			return hosttest.InvokeResult{Unknown: true}, nil
+			return monitorclient.InvokeResponse{Unknown: true}, nil
 		}
-		return hosttest.InvokeResult{}, errors.New("no such function")
+		return monitorclient.InvokeResponse{}, errors.New("no such function")
 	}))
 	c := dial(t, m)
 	ctx := t.Context()
@@ -449,7 +454,7 @@ func TestInvoke(t *testing.T) {
 
 	_, err = c.Invoke(ctx, monitorclient.InvokeRequest{Token: "pkg:index:bad"})
 	var fe *monitorclient.FailuresError
-	if !errors.As(err, &fe) || len(fe.Failures) != 1 || fe.Failures[0] != (monitorclient.CheckFailure{Property: "x", Reason: "must be positive"}) {
+	if !errors.As(err, &fe) || len(fe.Failures) != 1 || fe.Failures[0] != (diag.CheckFailure{Property: "x", Reason: "must be positive"}) {
 		t.Errorf("failures: %v", err)
 	}
 	if err != nil && err.Error() != "invoke pkg:index:bad: provider reported failures: must be positive (x)" {
@@ -469,13 +474,13 @@ func TestInvoke(t *testing.T) {
 
 func TestCall(t *testing.T) {
 	t.Parallel()
-	m := hosttest.Start(t, hosttest.WithCallHook(func(call hosttest.Call) (hosttest.CallResult, error) {
+	m := hosttest.Start(t, hosttest.WithCallHook(func(call hosttest.Call) (monitorclient.CallResponse, error) {
 		if call.Token == "pkg:index:Comp/bad" {
-			return hosttest.CallResult{Failures: []hosttest.CheckFailure{{Reason: "no"}}}, nil
+			return monitorclient.CallResponse{}, &monitorclient.FailuresError{Failures: []diag.CheckFailure{{Reason: "no"}}}
 		}
-		return hosttest.CallResult{
+		return monitorclient.CallResponse{
 			Return:             pmap(map[string]property.Value{"res": withDeps(str("r"), otherURN)}),
-			ReturnDependencies: map[string][]string{"res": {stackURN}},
+			ReturnDependencies: map[string][]urn.URN{"res": {stackURN}},
 		}, nil
 	}))
 	c := dial(t, m)
@@ -665,7 +670,7 @@ func TestEngineLog(t *testing.T) {
 		t.Error("bad severity accepted")
 	}
 	logs := m.Logs()
-	want := []hosttest.LogEntry{{Severity: pulumirpc.LogSeverity_WARNING, Message: "careful", URN: urn.URN(u), Ephemeral: true}}
+	want := []monitorclient.LogRequest{{Severity: monitorclient.SeverityWarning, Message: "careful", URN: urn.URN(u), Ephemeral: true}}
 	if !slices.Equal(logs, want) {
 		t.Errorf("logs %+v", logs)
 	}

@@ -22,6 +22,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
@@ -490,10 +491,10 @@ func toRPCInvokeRequest(req InvokeRequest, f Features) (*pulumirpc.ResourceInvok
 	}, nil
 }
 
-func fromRPCFailures(fs []*pulumirpc.CheckFailure) []CheckFailure {
-	out := make([]CheckFailure, len(fs))
+func fromRPCFailures(fs []*pulumirpc.CheckFailure) []diag.CheckFailure {
+	out := make([]diag.CheckFailure, len(fs))
 	for i, f := range fs {
-		out[i] = CheckFailure{Property: f.GetProperty(), Reason: f.GetReason()}
+		out[i] = diag.CheckFailure{Property: f.GetProperty(), Reason: f.GetReason()}
 	}
 	return out
 }

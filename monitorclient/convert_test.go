@@ -15,6 +15,8 @@ import (
 	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // Wire constants, spelled out so the tests do not share the SDK's.
@@ -682,7 +684,7 @@ func TestFromRPCInvokeResponse(t *testing.T) {
 	if !errors.As(err, &fe) {
 		t.Fatalf("failures: err = %v, want *FailuresError", err)
 	}
-	if fe.Token != "pkg:index:fn" || !slices.Equal(fe.Failures, []CheckFailure{{"a", "bad"}, {"", "worse"}}) {
+	if fe.Token != "pkg:index:fn" || !slices.Equal(fe.Failures, []diag.CheckFailure{{Property: "a", Reason: "bad"}, {Property: "", Reason: "worse"}}) {
 		t.Errorf("failures: got %+v", fe)
 	}
 	if want := "provider reported failures: bad (a); worse"; fe.Error() != want {
@@ -814,7 +816,7 @@ func TestFromRPCCallResponse(t *testing.T) {
 	}
 	_, err = fromRPCCallResponse("m", &pulumirpc.CallResponse{Failures: []*pulumirpc.CheckFailure{{Property: "p", Reason: "r"}}})
 	var fe *FailuresError
-	if !errors.As(err, &fe) || fe.Failures[0] != (CheckFailure{"p", "r"}) {
+	if !errors.As(err, &fe) || fe.Failures[0] != (diag.CheckFailure{Property: "p", Reason: "r"}) {
 		t.Errorf("failures: %v", err)
 	}
 }
@@ -912,7 +914,7 @@ func TestToRPCLogRequest(t *testing.T) {
 
 func TestRPCErrorMessage(t *testing.T) {
 	t.Parallel()
-	inner := &FailuresError{Token: "f", Failures: []CheckFailure{{Reason: "r"}}}
+	inner := &FailuresError{Token: "f", Failures: []diag.CheckFailure{{Reason: "r"}}}
 	err := wrapErr("invoke", "f", inner)
 	if err.Error() != "invoke f: provider reported failures: r" {
 		t.Errorf("message %q", err.Error())

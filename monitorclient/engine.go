@@ -17,9 +17,9 @@ type EngineClient struct {
 
 // DialEngine connects to the Engine service at engineAddr, the address the
 // engine passes on the plugin's command line. No RPC is made until Log.
-func DialEngine(ctx context.Context, engineAddr string, opts ...Option) (*EngineClient, error) {
+func DialEngine(ctx context.Context, engineAddr string) (*EngineClient, error) {
 	_ = ctx // grpc.NewClient connects lazily; kept for the common shape.
-	conn, err := grpc.NewClient(engineAddr, buildDialOptions(opts)...)
+	conn, err := grpc.NewClient(engineAddr, dialOptions()...)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to engine %s: %w", engineAddr, err)
 	}

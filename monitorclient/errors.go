@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"google.golang.org/grpc/status"
+
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // ErrPoolClosed is returned by Pool.Get after Pool.Close.
@@ -35,7 +37,7 @@ func (e *RPCError) Unwrap() error { return e.Err }
 // errors.As.
 type FailuresError struct {
 	Token    string
-	Failures []CheckFailure
+	Failures []diag.CheckFailure
 }
 
 func (e *FailuresError) Error() string {

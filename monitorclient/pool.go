@@ -12,8 +12,6 @@ import (
 // feature negotiation per endpoint, reused by every Construct/Call. Safe for
 // concurrent use. A failed dial is not cached; the next Get retries.
 type Pool struct {
-	opts []Option
-
 	mu      sync.Mutex
 	clients map[string]*Client
 	closed  bool
@@ -21,9 +19,9 @@ type Pool struct {
 	dials singleflight.Group
 }
 
-// NewPool returns an empty pool; opts apply to every Dial it makes.
-func NewPool(opts ...Option) *Pool {
-	return &Pool{opts: opts, clients: map[string]*Client{}}
+// NewPool returns an empty pool.
+func NewPool() *Pool {
+	return &Pool{clients: map[string]*Client{}}
 }
 
 // Get returns the client for monitorAddr, dialling and negotiating on first
@@ -39,7 +37,7 @@ func (p *Pool) Get(ctx context.Context, monitorAddr string) (*Client, error) {
 		}
 		// The dial outlives the caller that happened to start it, so it
 		// must not be cancelled with that caller's context.
-		c, err := Dial(context.WithoutCancel(ctx), monitorAddr, p.opts...)
+		c, err := Dial(context.WithoutCancel(ctx), monitorAddr)
 		if err != nil {
 			return nil, err
 		}

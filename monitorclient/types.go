@@ -1,6 +1,7 @@
 package monitorclient
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
@@ -85,6 +86,31 @@ func (h *ResourceHooks) empty() bool {
 		len(h.BeforeDelete)+len(h.AfterDelete)+len(h.OnError) == 0
 }
 
+// ResourceOptions are the options a program sets on a resource that the
+// engine passes on to a component's Construct: [Component.Options] in
+// package host, and what a registration takes (RegisterResourceRequest
+// embeds them).
+type ResourceOptions struct {
+	// Providers are a component's providers by package, for its children.
+	// A program's are parsed: ref.URN() and ref.ID() (providers.UnknownID
+	// in a preview, for one not created yet); resolve a provider's URN to
+	// read its state, its configuration.
+	Providers               map[string]providers.Reference
+	Dependencies            []urn.URN
+	Protect                 *bool
+	Aliases                 []Alias
+	AdditionalSecretOutputs []string
+	CustomTimeouts          *CustomTimeouts
+	DeletedWith             urn.URN
+	DeleteBeforeReplace     *bool
+	IgnoreChanges           []string
+	ReplaceOnChanges        []string
+	RetainOnDelete          *bool
+	ReplaceWith             []urn.URN      // resources whose replacement replaces this one
+	ReplacementTrigger      property.Value // any change to it replaces the resource; null if unset
+	Hooks                   *ResourceHooks
+}
+
 // RegisterResourceRequest registers a custom resource, a local component or
 // a remote (multi-language) component.
 //
@@ -110,26 +136,13 @@ type RegisterResourceRequest struct {
 	// on values are added to PropertyDependencies and Dependencies.
 	Inputs property.Map
 
-	Provider             providers.Reference            // of a custom resource; zero for the default
-	Providers            map[string]providers.Reference // package -> provider, for a component's children
-	Dependencies         []urn.URN
+	Provider             providers.Reference // of a custom resource; zero for the default
 	PropertyDependencies map[string][]urn.URN
+	ResourceOptions
 
-	Aliases                 []Alias
-	AdditionalSecretOutputs []string
-	Protect                 *bool
-	IgnoreChanges           []string
-	ReplaceOnChanges        []string
-	CustomTimeouts          *CustomTimeouts
-	DeleteBeforeReplace     *bool
-	RetainOnDelete          *bool
-	DeletedWith             urn.URN
-	ReplaceWith             []urn.URN      // resources whose replacement replaces this one
-	ReplacementTrigger      property.Value // any change to it replaces the resource; null if unset
-	Hooks                   *ResourceHooks
-	Version                 string
-	PluginDownloadURL       string
-	ImportID                resource.ID
+	Version           string
+	PluginDownloadURL string
+	ImportID          resource.ID
 	// HideDiffs are properties whose changes the CLI does not show.
 	HideDiffs []string
 	// PackageRef is a package registered with RegisterPackage (a
@@ -311,12 +324,9 @@ type CallRequest struct {
 type CallResponse struct {
 	Return             property.Map
 	ReturnDependencies map[string][]urn.URN
-}
-
-// CheckFailure is one input the provider rejected.
-type CheckFailure struct {
-	Property string
-	Reason   string
+	// Unknown means the method was not called: an argument was unknown in
+	// a preview, so the result is too (host's Component.Call).
+	Unknown bool
 }
 
 // Severity of a log message.
@@ -328,6 +338,22 @@ const (
 	SeverityWarning
 	SeverityError
 )
+
+// String is the severity as the engine names it: DEBUG, INFO, WARNING,
+// ERROR.
+func (s Severity) String() string {
+	switch s {
+	case SeverityDebug:
+		return "DEBUG"
+	case SeverityInfo:
+		return "INFO"
+	case SeverityWarning:
+		return "WARNING"
+	case SeverityError:
+		return "ERROR"
+	}
+	return fmt.Sprintf("Severity(%d)", int(s))
+}
 
 // LogRequest is one message for the engine's diagnostics. URN attaches it to
 // a resource; Ephemeral makes it a status line.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/provider/storage"
 )
 
@@ -40,7 +40,7 @@ func (b *backend) getObject(ctx context.Context, args GetObjectArgs) (GetObjectR
 	}
 	o, err := st.GetObject(ctx, args.Bucket, args.Key)
 	if errors.Is(err, storage.ErrNotFound) {
-		return GetObjectResult{}, host.Errorf("key", "no object %q in bucket %q", args.Key, args.Bucket)
+		return GetObjectResult{}, diag.Errorf("key", "no object %q in bucket %q", args.Key, args.Bucket)
 	}
 	if err != nil {
 		return GetObjectResult{}, err

@@ -13,6 +13,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/provider/storage"
 )
 
@@ -61,11 +63,11 @@ func (b *backend) configure(ctx context.Context, config Config) error {
 	case u.IsComputed():
 		return nil
 	case !u.IsString():
-		return host.Errorf("storageUrl", "must be a string")
+		return diag.Errorf("storageUrl", "must be a string")
 	}
 	st, err := storage.Open(ctx, u.AsString())
 	if err != nil {
-		return host.Errorf("storageUrl", "%v", err)
+		return diag.Errorf("storageUrl", "%v", err)
 	}
 	b.mu.Lock()
 	old := b.store
@@ -92,7 +94,7 @@ func (b *backend) get() (*store, error) {
 // create.
 type Bucket struct{ b *backend }
 
-var _ host.Resource = Bucket{}
+var _ custom.Resource = Bucket{}
 
 // BucketArgs are a Bucket's inputs.
 type BucketArgs struct {
@@ -120,91 +122,91 @@ func (r Bucket) state(st *store, info storage.BucketInfo) (property.Map, error) 
 // bucketID checks a bucket's ID (an imported one may be anything).
 func bucketID(id resource.ID) (string, error) {
 	if err := storage.CheckBucketName(string(id)); err != nil {
-		return "", host.Errorf("id", "%v", err)
+		return "", diag.Errorf("id", "%v", err)
 	}
 	return string(id), nil
 }
 
 // Create makes a new bucket named after the resource.
-func (r Bucket) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+func (r Bucket) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
 	st, err := r.b.get()
 	if err != nil {
-		return host.CreateResponse{}, err
+		return custom.CreateResponse{}, err
 	}
 	var args BucketArgs
 	if err := host.Decode(req.Inputs, &args); err != nil {
-		return host.CreateResponse{}, err
+		return custom.CreateResponse{}, err
 	}
 	info := storage.BucketInfo{Name: bucketName(req.Name) + "-" + randomHex(4), Labels: args.Labels, AccessKey: randomHex(16)}
 	if err := st.PutBucket(ctx, info); err != nil {
-		return host.CreateResponse{}, err // it names the bucket
+		return custom.CreateResponse{}, err // it names the bucket
 	}
 	out, err := r.state(st, info)
-	return host.CreateResponse{ID: resource.ID(info.Name), Outputs: out}, err
+	return custom.CreateResponse{ID: resource.ID(info.Name), Outputs: out}, err
 }
 
 // Read returns the bucket's live state; it also serves import by name.
-func (r Bucket) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
+func (r Bucket) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
 	st, err := r.b.get()
 	if err != nil {
-		return host.ReadResponse{}, err
+		return custom.ReadResponse{}, err
 	}
 	name, err := bucketID(req.ID)
 	if err != nil {
-		return host.ReadResponse{}, err
+		return custom.ReadResponse{}, err
 	}
 	info, err := st.GetBucket(ctx, name)
 	if errors.Is(err, storage.ErrNotFound) {
-		return host.ReadResponse{}, nil
+		return custom.ReadResponse{}, nil
 	}
 	if err != nil {
-		return host.ReadResponse{}, err
+		return custom.ReadResponse{}, err
 	}
 	out, err := r.state(st, info)
 	if err != nil {
-		return host.ReadResponse{}, err
+		return custom.ReadResponse{}, err
 	}
 	ins, err := host.Encode(BucketArgs{Labels: info.Labels})
-	return host.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, err
+	return custom.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, err
 }
 
 // Update rewrites the bucket's labels.
-func (r Bucket) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
+func (r Bucket) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
 	st, err := r.b.get()
 	if err != nil {
-		return host.UpdateResponse{}, err
+		return custom.UpdateResponse{}, err
 	}
 	var args BucketArgs
 	if err := host.Decode(req.Inputs, &args); err != nil {
-		return host.UpdateResponse{}, err
+		return custom.UpdateResponse{}, err
 	}
 	name, err := bucketID(req.ID)
 	if err != nil {
-		return host.UpdateResponse{}, err
+		return custom.UpdateResponse{}, err
 	}
 	info, err := st.GetBucket(ctx, name)
 	if err != nil {
-		return host.UpdateResponse{}, fmt.Errorf("bucket %s: %w", name, err)
+		return custom.UpdateResponse{}, fmt.Errorf("bucket %s: %w", name, err)
 	}
 	info.Labels = args.Labels
 	if err := st.PutBucket(ctx, info); err != nil {
-		return host.UpdateResponse{}, err // it names the bucket
+		return custom.UpdateResponse{}, err // it names the bucket
 	}
 	out, err := r.state(st, info)
-	return host.UpdateResponse{Outputs: out}, err
+	return custom.UpdateResponse{Outputs: out}, err
 }
 
 // Delete removes the bucket.
-func (r Bucket) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
+func (r Bucket) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
 	st, err := r.b.get()
 	if err != nil {
-		return host.DeleteResponse{}, err
+		return custom.DeleteResponse{}, err
 	}
 	name, err := bucketID(req.ID)
 	if err != nil {
-		return host.DeleteResponse{}, err
+		return custom.DeleteResponse{}, err
 	}
-	return host.DeleteResponse{}, st.DeleteBucket(ctx, name)
+	return custom.DeleteResponse{}, st.DeleteBucket(ctx, name)
 }
 
 func randomHex(n int) string {
@@ -230,7 +232,7 @@ func bucketName(name string) string {
 // BucketObject is one object in a bucket.
 type BucketObject struct{ b *backend }
 
-var _ host.Resource = BucketObject{}
+var _ custom.Resource = BucketObject{}
 
 // BucketObjectArgs are a BucketObject's inputs.
 type BucketObjectArgs struct {
@@ -286,7 +288,7 @@ func (ContentType) Values() []host.EnumValue[ContentType] {
 	}
 }
 
-var _ host.ResourceWithExactSecrets = BucketObject{}
+var _ custom.ResourceWithExactSecrets = BucketObject{}
 
 // ExactSecrets says BucketObject marks its own secrets: etag and size are
 // computed from content and are secret when it is, url from the storage
@@ -331,10 +333,10 @@ func (r BucketObject) write(ctx context.Context, inputs property.Map) (property.
 // place in the store, naming the property it came from.
 func checkObjectNames(bucket, key, bucketProp, keyProp string) error {
 	if err := storage.CheckBucketName(bucket); err != nil {
-		return host.Errorf(bucketProp, "%v", err)
+		return diag.Errorf(bucketProp, "%v", err)
 	}
 	if err := storage.CheckKey(key); err != nil {
-		return host.Errorf(keyProp, "%v", err)
+		return diag.Errorf(keyProp, "%v", err)
 	}
 	return nil
 }
@@ -378,70 +380,70 @@ func objectAddress(id resource.ID, recorded ...property.Map) (bucket, key string
 		}
 	}
 	if bucket == "" && key == "" {
-		return "", "", host.Errorf("id", "object IDs have the form bucket/key, got %q", id)
+		return "", "", diag.Errorf("id", "object IDs have the form bucket/key, got %q", id)
 	}
 	return bucket, key, checkObjectNames(bucket, key, "id", "id")
 }
 
 // Create writes the object.
-func (r BucketObject) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+func (r BucketObject) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
 	out, err := r.write(ctx, req.Inputs)
 	if err != nil {
-		return host.CreateResponse{}, err
+		return custom.CreateResponse{}, err
 	}
 	id := objectID(out, secretNames(req.Inputs))
 	if injectFault != nil {
 		if err := injectFault(ctx, "object-create", string(id)); err != nil {
 			// The object exists: report it so the engine records it.
-			return host.CreateResponse{}, &host.PartialError{ID: id, Outputs: out, Err: err}
+			return custom.CreateResponse{}, &custom.PartialError{ID: id, Outputs: out, Err: err}
 		}
 	}
-	return host.CreateResponse{ID: id, Outputs: out}, nil
+	return custom.CreateResponse{ID: id, Outputs: out}, nil
 }
 
 // Update rewrites the object.
-func (r BucketObject) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
+func (r BucketObject) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
 	out, err := r.write(ctx, req.Inputs)
-	return host.UpdateResponse{Outputs: out}, err
+	return custom.UpdateResponse{Outputs: out}, err
 }
 
 // Read returns the object as stored, so refresh sees out-of-band changes;
 // with only an ID ("bucket/key") it imports the object.
-func (r BucketObject) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
+func (r BucketObject) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
 	st, err := r.b.get()
 	if err != nil {
-		return host.ReadResponse{}, err
+		return custom.ReadResponse{}, err
 	}
 	bucket, key, err := objectAddress(req.ID, req.Outputs, req.Inputs)
 	if err != nil {
-		return host.ReadResponse{}, err
+		return custom.ReadResponse{}, err
 	}
 	o, err := st.GetObject(ctx, bucket, key)
 	if errors.Is(err, storage.ErrNotFound) {
-		return host.ReadResponse{}, nil
+		return custom.ReadResponse{}, nil
 	}
 	if err != nil {
-		return host.ReadResponse{}, err
+		return custom.ReadResponse{}, err
 	}
 	args := BucketObjectArgs{Bucket: bucket, Key: key, Content: o.Content, ContentType: ContentType(o.ContentType), CacheSeconds: o.CacheSeconds}
 	ins, err := host.Encode(args)
 	if err != nil {
-		return host.ReadResponse{}, err
+		return custom.ReadResponse{}, err
 	}
 	out, err := objectState(st, args, req.Inputs.Get("content").Secret() || req.Outputs.Get("content").Secret(),
 		secretNames(req.Inputs, req.Outputs))
-	return host.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, err
+	return custom.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, err
 }
 
 // Delete removes the object.
-func (r BucketObject) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
+func (r BucketObject) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
 	st, err := r.b.get()
 	if err != nil {
-		return host.DeleteResponse{}, err
+		return custom.DeleteResponse{}, err
 	}
 	bucket, key, err := objectAddress(req.ID, req.Outputs, req.Inputs)
 	if err != nil {
-		return host.DeleteResponse{}, err
+		return custom.DeleteResponse{}, err
 	}
-	return host.DeleteResponse{}, st.DeleteObject(ctx, bucket, key)
+	return custom.DeleteResponse{}, st.DeleteObject(ctx, bucket, key)
 }

@@ -15,7 +15,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/internal/testfs"
 	"github.com/polyhost/polyhost/provider"
 	"github.com/polyhost/polyhost/provider/storage"
@@ -51,7 +51,7 @@ func newBackendWith(t *testing.T, storageURL func(url string) resource.PropertyV
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = p.Close() })
-	f := &backendFixture{t: t, srv: host.NewServer(p), dir: t.TempDir()}
+	f := &backendFixture{t: t, srv: hosttest.NewServer(p), dir: t.TempDir()}
 	f.url = "file://" + f.dir
 	if _, err := f.srv.Configure(context.Background(), &pulumirpc.ConfigureRequest{
 		Args: f.wire(resource.PropertyMap{"storageUrl": storageURL(f.url)}), AcceptSecrets: true,
@@ -547,7 +547,7 @@ func TestBackendUnconfigured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.NewServer(p)
+	srv := hosttest.NewServer(p)
 	_, err = srv.Read(context.Background(), &pulumirpc.ReadRequest{Urn: urnOf(bucketType, "b"), Name: "b", Type: bucketType, Id: "x"})
 	if err == nil || !strings.Contains(err.Error(), "storageUrl") {
 		t.Fatalf("read without storage: %v", err)

@@ -14,13 +14,14 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/provider"
 )
 
 // BenchmarkServeObject is what the engine asks of the plugin for each new
 // page of a Site: a Check of a BucketObject, then a Create of the checked
 // inputs, over loopback against mem:// storage. "serve" is the plugin as
-// host.Serve serves it; "newserver" is host.NewServer on a plain gRPC
+// host.Serve serves it; "newserver" is hosttest.NewServer on a plain gRPC
 // server, as the Go SDK peer (tests/peer) serves the same code. The
 // allocations include the client's, which are the same in both.
 func BenchmarkServeObject(b *testing.B) {
@@ -35,7 +36,7 @@ func BenchmarkServeObject(b *testing.B) {
 				addr = serveForBench(b, p)
 			} else {
 				g := grpc.NewServer()
-				pulumirpc.RegisterResourceProviderServer(g, host.NewServer(p))
+				pulumirpc.RegisterResourceProviderServer(g, hosttest.NewServer(p))
 				lis, err := net.Listen("tcp", "127.0.0.1:0")
 				if err != nil {
 					b.Fatal(err)

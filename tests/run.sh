@@ -31,8 +31,8 @@ go test -count=1 -race ./host/... ./monitorclient/... ./internal/wire/... ./test
 # (go.dev/issue/75804) that fails the run with "context deadline exceeded".
 # -timeout still fails an input that hangs. Run longer by hand; see
 # docs/reliability.md.
-go test -run '^$' -fuzz '^FuzzPropertyDecoding$' -fuzztime 30000x -timeout 5m ./host/
-go test -run '^$' -fuzz '^FuzzTypedArgs$' -fuzztime 30000x -timeout 5m ./host/
+go test -run '^$' -fuzz '^FuzzPropertyDecoding$' -fuzztime 30000x -timeout 5m ./host/internal/rpc/
+go test -run '^$' -fuzz '^FuzzTypedArgs$' -fuzztime 30000x -timeout 5m ./host/internal/rpc/
 go test -run '^$' -fuzz '^FuzzMarshal$' -fuzztime 12000x -timeout 5m ./internal/wire/
 go test -run '^$' -fuzz '^FuzzUnmarshal$' -fuzztime 12000x -timeout 5m ./internal/wire/
 go test -run '^$' -fuzz '^FuzzUnmarshalBytes$' -fuzztime 30000x -timeout 5m ./internal/wire/

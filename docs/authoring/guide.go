@@ -15,6 +15,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -46,7 +48,7 @@ type Config struct {
 
 func configure(ctx context.Context, cfg Config) error {
 	if cfg.Prefix != nil && strings.Contains(*cfg.Prefix, "\n") {
-		return host.Errorf("prefix", "must be a single line")
+		return diag.Errorf("prefix", "must be a single line")
 	}
 	return nil
 }
@@ -68,32 +70,32 @@ type Note struct{}
 
 // Create writes the note with the configured prefix: req.Config is the
 // configuration of the provider serving this resource.
-func (Note) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+func (Note) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
 	outputs := noteState(req.ResourceInfo, req.Inputs)
-	return host.CreateResponse{ID: resource.ID(req.URN.Name()), Outputs: outputs}, nil
+	return custom.CreateResponse{ID: resource.ID(req.URN.Name()), Outputs: outputs}, nil
 }
 
 // Read returns the note as it is.
-func (Note) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (Note) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
 // Update rewrites the note's text in place, with the prefix configured now.
-func (Note) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: noteState(req.ResourceInfo, req.Inputs)}, nil
+func (Note) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: noteState(req.ResourceInfo, req.Inputs)}, nil
 }
 
 // Delete removes the note. A pinned one stays: the error fails the delete.
-func (Note) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
+func (Note) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
 	if strings.HasPrefix(req.Inputs.Get("text").AsString(), "!") {
-		return host.DeleteResponse{}, fmt.Errorf("note %s is pinned", req.ID)
+		return custom.DeleteResponse{}, fmt.Errorf("note %s is pinned", req.ID)
 	}
-	return host.DeleteResponse{}, nil
+	return custom.DeleteResponse{}, nil
 }
 
 // noteState is a note's state: its text after the prefix of the provider
 // in info.
-func noteState(info host.ResourceInfo, inputs property.Map) property.Map {
+func noteState(info custom.ResourceInfo, inputs property.Map) property.Map {
 	text := inputs.Get("text").AsString()
 	if prefix := info.Config.Get("prefix"); prefix.IsString() {
 		text = prefix.AsString() + text
@@ -139,7 +141,7 @@ type BoardOutputs struct {
 // NewBoard registers a Note per note, concurrently.
 func NewBoard(ctx context.Context, c *host.Component, args BoardArgs) (BoardOutputs, error) {
 	if len(args.Notes) == 0 {
-		return BoardOutputs{}, host.Errorf("notes", "a board needs at least one note")
+		return BoardOutputs{}, diag.Errorf("notes", "a board needs at least one note")
 	}
 	names := slices.Sorted(maps.Keys(args.Notes))
 	texts := make([]property.Value, len(names))
@@ -183,7 +185,7 @@ type CardOutputs struct {
 func NewCard(ctx context.Context, c *host.Component, args CardArgs) (CardOutputs, error) {
 	board, err := c.Resolve(ctx, args.Board)
 	if err != nil {
-		return CardOutputs{}, host.Errorf("board", "%v", err)
+		return CardOutputs{}, diag.Errorf("board", "%v", err)
 	}
 	if !board.Known {
 		return CardOutputs{Shown: property.New(property.Computed)}, nil
@@ -191,7 +193,7 @@ func NewCard(ctx context.Context, c *host.Component, args CardArgs) (CardOutputs
 	shown, err := host.ApplyErr(func(v ...property.Value) (property.Value, error) {
 		text, ok := v[0].AsMap().GetOk(args.Note)
 		if !ok {
-			return property.Value{}, host.Errorf("note", "the board has no note %q", args.Note)
+			return property.Value{}, diag.Errorf("note", "the board has no note %q", args.Note)
 		}
 		return property.New(strings.ToUpper(text.AsString())), nil
 	}, board.State.Get("texts"))

@@ -9,8 +9,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
-	"github.com/polyhost/polyhost/docs/authoring"
+	guide "github.com/polyhost/polyhost/docs/authoring"
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 
@@ -90,11 +92,11 @@ func TestErrorsNameTheProperty(t *testing.T) {
 	ctx := context.Background()
 	_, err := h.Construct(ctx, hosttest.ConstructRequest{Type: guide.BoardType, Name: "b",
 		Inputs: boardInputs(property.New("Todo"), map[string]property.Value{})})
-	var inputErr *host.InputError
-	if !errors.As(err, &inputErr) || inputErr.Properties[0].Path != "notes" {
+	var inputErr *diag.InputError
+	if !errors.As(err, &inputErr) || inputErr.Failures[0].Property != "notes" {
 		t.Errorf("error %v, want an InputError on notes", err)
 	}
-	if want := "a board needs at least one note"; inputErr == nil || inputErr.Properties[0].Reason != want {
+	if want := "a board needs at least one note"; inputErr == nil || inputErr.Failures[0].Reason != want {
 		t.Errorf("error %v, want the reason %q", err, want)
 	}
 	// Configure has no failure list: the error's text names the property.
@@ -138,8 +140,8 @@ func TestCard(t *testing.T) {
 		t.Errorf("shown = %q, want BUY MILK", got)
 	}
 	_, err = h.Construct(ctx, hosttest.ConstructRequest{Type: guide.CardType, Name: "c2", Inputs: cardInputs("eggs")})
-	var inputErr *host.InputError
-	if !errors.As(err, &inputErr) || inputErr.Properties[0].Path != "note" {
+	var inputErr *diag.InputError
+	if !errors.As(err, &inputErr) || inputErr.Failures[0].Property != "note" {
 		t.Errorf("error %v, want an InputError on note", err)
 	}
 }
@@ -192,7 +194,7 @@ func TestNoteLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	diff, err := h.Diff(ctx, hosttest.UpdateRequest{Resource: note, Inputs: text("call dad")})
-	if err != nil || diff.Changes["text"] != host.DiffUpdate || len(diff.Replaces) > 0 {
+	if err != nil || diff.Changes["text"] != custom.DiffUpdate || len(diff.Replaces) > 0 {
 		t.Fatalf("diff = %+v, %v; want an update of text", diff, err)
 	}
 	if err := h.Delete(ctx, note); err == nil || !strings.Contains(err.Error(), "note n is pinned") {

@@ -134,7 +134,7 @@ func TestSDKEnumValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.NewServer(p)
+	srv := hosttest.NewServer(p)
 	if _, err := srv.Attach(context.Background(), &pulumirpc.PluginAttach{Address: mon.Addr()}); err != nil {
 		t.Fatal(err)
 	}

@@ -11,11 +11,11 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 
 	"github.com/polyhost/polyhost/host"
-	"github.com/polyhost/polyhost/host/internal/hook"
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/core"
 )
 
 // ComponentFunc builds a component, in the shape of a generated SDK's
@@ -35,7 +35,7 @@ func Component[A any, C pulumi.ComponentResource](token string, fn ComponentFunc
 		if err := noEmbedded(token, reflect.TypeFor[A](), reflect.TypeFor[C]()); err != nil {
 			return err
 		}
-		return hook.Register(p, token, hook.Handler{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[C](), Fn: fn, Construct: func(ctx context.Context, engineAddr string, inputs property.Map, req *pulumirpc.ConstructRequest) (*pulumirpc.ConstructResponse, error) {
+		return core.Of(p).AddBridged(token, core.Bridged{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[C](), Fn: fn, Construct: func(ctx context.Context, engineAddr string, inputs property.Map, req any) (any, error) {
 			if err := keepsSecrets[A](inputs); err != nil {
 				return nil, err
 			}
@@ -44,7 +44,7 @@ func Component[A any, C pulumi.ComponentResource](token string, fn ComponentFunc
 				return nil, err
 			}
 			var authorErr error // the SDK returns it as text: keep the error itself
-			resp, err := provider.Construct(ctx, req, conn, func(ctx *pulumi.Context, typ, name string, in provider.ConstructInputs, opts pulumi.ResourceOption) (*provider.ConstructResult, error) {
+			resp, err := sdkServe(ctx, provider.Construct, req, conn, func(ctx *pulumi.Context, typ, name string, in provider.ConstructInputs, opts pulumi.ResourceOption) (*provider.ConstructResult, error) {
 				args, err := copyArgs[A](func(dst any) error { return in.CopyTo(dst) })
 				if err != nil {
 					return nil, err
@@ -85,13 +85,13 @@ func Method[C pulumi.ComponentResource, A, R any](token string, fn MethodFunc[C,
 			return err
 		}
 		typ, _, _ := strings.Cut(token, "/")
-		return hook.Register(p, token, hook.Handler{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[R](), Fn: fn, Call: func(ctx context.Context, engineAddr string, args property.Map, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error) {
+		return core.Of(p).AddBridged(token, core.Bridged{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[R](), Fn: fn, Call: func(ctx context.Context, engineAddr string, args property.Map, req any) (any, error) {
 			self, ok := selfURN(args)
 			if !ok {
-				return failure("__self__", "must be a reference to the component the method is called on"), nil
+				return nil, diag.Errorf("__self__", "must be a reference to the component the method is called on")
 			}
 			if self.Type().String() != typ {
-				return failure("__self__", fmt.Sprintf("%s is a method of %s, called on a %s", token, typ, self.Type())), nil
+				return nil, diag.Errorf("__self__", "%s is a method of %s, called on a %s", token, typ, self.Type())
 			}
 			if err := keepsSecrets[A](args.Delete("__self__")); err != nil {
 				return nil, err
@@ -101,7 +101,7 @@ func Method[C pulumi.ComponentResource, A, R any](token string, fn MethodFunc[C,
 				return nil, err
 			}
 			var authorErr error // as in Component
-			resp, err := provider.Call(ctx, req, conn, func(ctx *pulumi.Context, tok string, in provider.CallArgs) (*provider.CallResult, error) {
+			resp, err := sdkServe(ctx, provider.Call, req, conn, func(ctx *pulumi.Context, tok string, in provider.CallArgs) (*provider.CallResult, error) {
 				a, err := copyArgs[A](func(dst any) error { _, err := in.CopyTo(dst); return err })
 				if err != nil {
 					return nil, err
@@ -125,8 +125,12 @@ func Method[C pulumi.ComponentResource, A, R any](token string, fn MethodFunc[C,
 	}
 }
 
-func failure(path, reason string) *pulumirpc.CallResponse {
-	return &pulumirpc.CallResponse{Failures: []*pulumirpc.CheckFailure{{Property: path, Reason: reason}}}
+// sdkServe runs the Go SDK's provider.Construct or provider.Call, whose
+// request and answer are the protocol's messages: the host hands the
+// request over as it came and reads the answer, and this package passes
+// both on without reading them.
+func sdkServe[Req, Resp, F any](ctx context.Context, serve func(context.Context, Req, *grpc.ClientConn, F) (Resp, error), req any, conn *grpc.ClientConn, f F) (any, error) {
+	return serve(ctx, req.(Req), conn, f)
 }
 
 // selfURN is the URN of the component a method is called on.
@@ -281,7 +285,7 @@ func keepsSecrets[A any](inputs property.Map) error {
 		if !ok || !v.HasSecrets() || keepsSecret(f.Type) {
 			continue
 		}
-		return host.Errorf(name, "is secret, but the component reads it into %s.%s, a plain %s, which would keep it as plaintext; "+
+		return diag.Errorf(name, "is secret, but the component reads it into %s.%s, a plain %s, which would keep it as plaintext; "+
 			"the component's author must make the field a pulumi Input type (for example pulumi.StringInput)", t.Name(), f.Name, f.Type)
 	}
 	return nil

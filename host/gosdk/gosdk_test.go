@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/gosdk"
 	"github.com/polyhost/polyhost/host/hosttest"
 )
@@ -48,7 +49,7 @@ func NewGreeter(ctx *pulumi.Context, name string, args *GreeterArgs, opts ...pul
 		panic("greeter " + name + " panicked")
 	}
 	if args.Prefix == "bad" {
-		return nil, host.Errorf("prefix", "must not be %q", args.Prefix)
+		return nil, diag.Errorf("prefix", "must not be %q", args.Prefix)
 	}
 	thing := &Thing{}
 	if err := ctx.RegisterResource("test:index:Thing", name+"-thing", pulumi.Map{"text": args.Name}, thing, pulumi.Parent(g)); err != nil {
@@ -65,7 +66,7 @@ type greetArgs struct {
 
 func greet(ctx *pulumi.Context, self *Greeter, args greetArgs) (pulumi.StringOutput, error) {
 	if p, ok := args.Punctuation.(pulumi.String); ok && len(p) > 3 {
-		return pulumi.StringOutput{}, host.Errorf("punctuation", "at most 3 characters, got %d", len(p))
+		return pulumi.StringOutput{}, diag.Errorf("punctuation", "at most 3 characters, got %d", len(p))
 	}
 	return pulumi.Sprintf("%s%s", self.Greeting, args.Punctuation), nil
 }
@@ -97,7 +98,7 @@ func provider(t *testing.T, mon *hosttest.Monitor) pulumirpc.ResourceProviderSer
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.NewServer(p)
+	srv := hosttest.NewServer(p)
 	if _, err := srv.Attach(context.Background(), &pulumirpc.PluginAttach{Address: mon.Addr()}); err != nil {
 		t.Fatal(err)
 	}

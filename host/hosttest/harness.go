@@ -3,25 +3,31 @@ package hosttest
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
-	"github.com/polyhost/polyhost/host/internal/instance"
-	"github.com/polyhost/polyhost/internal/wire"
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/rpc"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
+// NewServer returns p's gRPC server, for tests that speak the provider
+// protocol themselves, and for wrapping some of its methods. host.Serve is
+// how a plugin serves it.
+func NewServer(p *host.Provider) pulumirpc.ResourceProviderServer { return rpc.NewServer(core.Of(p)) }
+
 // Harness serves a provider in-process, attached to a fake engine, and
-// sends it Construct and Call as a program's engine does.
+// sends it Construct and Call as a program's engine does, with the
+// converters the provider's server reads them with.
 type Harness struct {
 	// Monitor is the fake engine: what the provider registered, logged,
 	// invoked and called.
@@ -40,7 +46,7 @@ type Harness struct {
 // attaches p to it: p serves as the package's default provider.
 func New(t testing.TB, p *host.Provider, opts ...Option) *Harness {
 	t.Helper()
-	h := &Harness{t: t, p: p, server: host.NewServer(p), instances: map[urn.URN]pulumirpc.ResourceProviderServer{}}
+	h := &Harness{t: t, p: p, server: NewServer(p), instances: map[urn.URN]pulumirpc.ResourceProviderServer{}}
 	var cfg config
 	for _, o := range opts {
 		o(&cfg)
@@ -70,15 +76,41 @@ func (h *Harness) attach(s pulumirpc.ResourceProviderServer) error {
 // to the register hook, or get the default. Only for New.
 func WithOwnResources() Option { return func(c *config) { c.ownResources = true } }
 
+// ownResources is the register hook of WithOwnResources.
+func (h *Harness) ownResources(next func(Registration) (resource.ID, property.Map, error)) func(Registration) (resource.ID, property.Map, error) {
+	return func(r Registration) (resource.ID, property.Map, error) {
+		if !r.Custom || tokens.Type(r.Type).Package().String() != h.p.Name() {
+			if next != nil {
+				return next(r)
+			}
+			return defaultRegister(r)
+		}
+		server, err := h.serverFor(r.Provider)
+		if err != nil {
+			return "", property.Map{}, err
+		}
+		res, err := h.create(context.Background(), server, r.URN, r.Inputs)
+		return res.ID, res.Outputs, err
+	}
+}
+
 // WithParallel sets the engine's parallel that Construct and Call send
 // (default 8): it bounds the registrations a component has in flight.
 func WithParallel(n int) Option { return func(c *config) { c.parallel = n } }
 
-func (h *Harness) parallel() int32 {
-	if n := h.Monitor.cfg.parallel; n > 0 {
-		return int32(n)
+// stack is the deployment Construct and Call send, with the stack's
+// configuration ("pkg:key" to its value).
+func (h *Harness) stack(config map[string]string) core.StackInfo {
+	m := h.Monitor
+	parallel := 8
+	if m.cfg.parallel > 0 {
+		parallel = m.cfg.parallel
 	}
-	return 8
+	cfg := map[string]property.Value{}
+	for k, v := range config {
+		cfg[k] = property.New(v)
+	}
+	return core.StackInfo{Project: m.Project(), Stack: m.Stack(), DryRun: m.cfg.dryRun, Parallel: parallel, Config: property.NewMap(cfg)}
 }
 
 // ProviderRequest is an explicit provider a program creates
@@ -96,7 +128,7 @@ type ProviderRequest struct {
 // returns its reference for ConstructRequest.Providers and the like. A
 // provider of the harness's package gets an instance of its own (as the
 // engine starts a plugin per provider), checked and configured with
-// req.Config: a check failure comes back as a *host.InputError naming the
+// req.Config: a check failure comes back as a *diag.InputError naming the
 // value. Components constructed with it in Providers, and with
 // WithOwnResources the custom children registered with it, are served by
 // that instance, whose backends see its configuration. The provider's
@@ -110,7 +142,7 @@ func (h *Harness) RegisterProvider(ctx context.Context, req ProviderRequest) (pr
 	inputs := req.Config
 	var inst pulumirpc.ResourceProviderServer
 	if pkg == h.p.Name() {
-		inst = host.NewServer(instance.Fresh(h.p).(*host.Provider))
+		inst = rpc.NewServer(core.Of(h.p).Fresh())
 		if err := h.attach(inst); err != nil {
 			return providers.Reference{}, err
 		}
@@ -135,9 +167,12 @@ func (h *Harness) RegisterProvider(ctx context.Context, req ProviderRequest) (pr
 		return providers.Reference{}, err
 	}
 	if inst != nil {
-		if err := configure(ctx, inst, inputs, &pulumirpc.ConfigureRequest{
-			Id: new(string(ref.ID())), Urn: new(string(ref.URN())), Name: new(req.Name), Type: new("pulumi:providers:" + pkg),
-		}); err != nil {
+		creq, err := rpc.ToConfigureRequest(inputs)
+		if err != nil {
+			return providers.Reference{}, err
+		}
+		creq.Id, creq.Urn, creq.Name, creq.Type = new(string(ref.ID())), new(string(ref.URN())), new(req.Name), new("pulumi:providers:"+pkg)
+		if err := configure(ctx, inst, creq); err != nil {
 			return providers.Reference{}, err
 		}
 		h.mu.Lock()
@@ -197,41 +232,26 @@ type ConstructResponse struct {
 }
 
 // Construct builds a component. A user's mistake comes back as a
-// *host.InputError naming the properties; other failures as the error the
+// *diag.InputError naming the properties; other failures as the error the
 // engine would print.
 func (h *Harness) Construct(ctx context.Context, req ConstructRequest) (ConstructResponse, error) {
-	inputs, err := wire.MarshalMap(req.Inputs, wire.MarshalOptions{Secrets: true, Resources: true})
-	if err != nil {
-		return ConstructResponse{}, err
-	}
-	deps := map[string]*pulumirpc.ConstructRequest_PropertyDependencies{}
-	for k, urns := range monitorclient.DependencyMap(req.Inputs) {
-		deps[k] = &pulumirpc.ConstructRequest_PropertyDependencies{Urns: wire.URNStrings(urns)}
-	}
-	refs := map[string]string{}
-	for pkg, ref := range req.Providers {
-		refs[pkg] = ref.String()
-	}
 	server, err := h.serverFor(req.Providers[h.p.Name()])
 	if err != nil {
 		return ConstructResponse{}, err
 	}
-	m := h.Monitor
-	resp, err := server.Construct(ctx, &pulumirpc.ConstructRequest{
-		Project: m.Project(), Stack: m.Stack(), MonitorEndpoint: m.Addr(), DryRun: m.cfg.dryRun,
-		Parallel: h.parallel(), Config: req.Config, Type: req.Type, Name: req.Name, Parent: string(m.StackURN()),
-		Inputs: inputs, InputDependencies: deps, Providers: refs,
-		AcceptsOutputValues: true,
+	wreq, err := rpc.ToConstructRequest(core.ConstructRequest{
+		Info: h.stack(req.Config), MonitorAddr: h.Monitor.Addr(), Type: req.Type, Name: req.Name,
+		Parent: h.Monitor.StackURN(), Inputs: req.Inputs, Options: monitorclient.ResourceOptions{Providers: req.Providers},
 	})
 	if err != nil {
-		return ConstructResponse{}, inputError(err)
+		return ConstructResponse{}, err
 	}
-	deps2 := map[string][]string{}
-	for k, d := range resp.GetStateDependencies() {
-		deps2[k] = d.GetUrns()
+	resp, err := server.Construct(ctx, wreq)
+	if err != nil {
+		return ConstructResponse{}, rpc.FromStatus(err)
 	}
-	outputs, err := unmarshal(resp.GetState(), deps2)
-	return ConstructResponse{URN: urn.URN(resp.GetUrn()), Outputs: outputs}, err
+	out, err := rpc.FromConstructResponse(resp)
+	return ConstructResponse{URN: out.URN, Outputs: out.State}, err
 }
 
 // CallRequest calls a method on a component.
@@ -244,153 +264,85 @@ type CallRequest struct {
 	Provider providers.Reference
 }
 
-// CallResponse is a method's result, with its markers, or the arguments
-// it refused.
-type CallResponse struct {
-	Return   property.Map
-	Failures []host.PropertyError
-}
-
-// Call calls a method.
-func (h *Harness) Call(ctx context.Context, req CallRequest) (CallResponse, error) {
-	args := req.Args.Set("__self__", property.New(property.ResourceReference{URN: req.Self}))
-	wireArgs, err := wire.MarshalMap(args, wire.MarshalOptions{Secrets: true, Resources: true})
-	if err != nil {
-		return CallResponse{}, err
-	}
-	deps := map[string]*pulumirpc.CallRequest_ArgumentDependencies{}
-	for k, urns := range monitorclient.DependencyMap(req.Args) {
-		deps[k] = &pulumirpc.CallRequest_ArgumentDependencies{Urns: wire.URNStrings(urns)}
-	}
+// Call calls a method: its results come back with their markers, the
+// arguments it refused as a *monitorclient.FailuresError.
+func (h *Harness) Call(ctx context.Context, req CallRequest) (monitorclient.CallResponse, error) {
 	server, err := h.serverFor(req.Provider)
 	if err != nil {
-		return CallResponse{}, err
+		return monitorclient.CallResponse{}, err
 	}
-	m := h.Monitor
-	resp, err := server.Call(ctx, &pulumirpc.CallRequest{
-		Tok: req.Token, Args: wireArgs, ArgDependencies: deps, Project: m.Project(), Stack: m.Stack(),
-		MonitorEndpoint: m.Addr(), DryRun: m.cfg.dryRun, Parallel: h.parallel(), AcceptsOutputValues: true,
+	wreq, err := rpc.ToCallRequest(core.CallRequest{
+		Info: h.stack(nil), MonitorAddr: h.Monitor.Addr(), Token: req.Token,
+		Args: req.Args.Set("__self__", property.New(property.ResourceReference{URN: req.Self})),
 	})
 	if err != nil {
-		return CallResponse{}, err
+		return monitorclient.CallResponse{}, err
 	}
-	out := CallResponse{Failures: failures(resp.GetFailures())}
-	deps2 := map[string][]string{}
-	for k, d := range resp.GetReturnDependencies() {
-		deps2[k] = d.GetUrns()
+	resp, err := server.Call(ctx, wreq)
+	if err != nil {
+		return monitorclient.CallResponse{}, err
 	}
-	out.Return, err = unmarshal(resp.GetReturn(), deps2)
-	return out, err
+	out, err := rpc.FromCallResponse(resp)
+	if err == nil && len(out.Failures) > 0 {
+		err = &monitorclient.FailuresError{Token: req.Token, Failures: out.Failures}
+	}
+	return monitorclient.CallResponse{Return: out.Return, ReturnDependencies: out.ReturnDependencies}, err
 }
 
 // Configure configures the default provider as the engine does before it
 // uses it: CheckConfig, then Configure with the checked values. Values are
 // keyed by name ("prefix", not "pkg:prefix"). A check failure comes back
-// as a *host.InputError naming the value; an error of the configure
+// as a *diag.InputError naming the value; an error of the configure
 // function as the status the engine gets.
 func (h *Harness) Configure(ctx context.Context, config property.Map) error {
 	checked, err := checkConfig(ctx, h.server, config)
 	if err != nil {
 		return err
 	}
-	return configure(ctx, h.server, checked, &pulumirpc.ConfigureRequest{})
+	req, err := rpc.ToConfigureRequest(checked)
+	if err != nil {
+		return err
+	}
+	return configure(ctx, h.server, req)
 }
 
 // checkConfig is the engine's CheckConfig of a provider's configuration.
 func checkConfig(ctx context.Context, s pulumirpc.ResourceProviderServer, config property.Map) (property.Map, error) {
-	news, err := wire.MarshalMap(config, wire.MarshalOptions{Secrets: true})
+	req, err := rpc.ToCheckConfigRequest(config)
 	if err != nil {
 		return property.Map{}, err
 	}
-	checked, err := s.CheckConfig(ctx, &pulumirpc.CheckRequest{News: news, Olds: &structpb.Struct{}})
+	resp, err := s.CheckConfig(ctx, req)
 	if err != nil {
-		return property.Map{}, inputError(err)
+		return property.Map{}, rpc.FromStatus(err)
 	}
-	if fs := checked.GetFailures(); len(fs) > 0 {
-		return property.Map{}, &host.InputError{Message: "invalid configuration", Properties: failures(fs)}
+	checked, failures, err := rpc.FromCheckConfigResponse(resp)
+	if len(failures) > 0 {
+		return property.Map{}, &diag.InputError{Message: "invalid configuration", Failures: failures}
 	}
-	return wire.UnmarshalMap(checked.GetInputs(), wire.UnmarshalOptions{})
+	return checked, err
 }
 
-// configure is the engine's Configure with checked values; req names the
-// provider resource, if any.
-func configure(ctx context.Context, s pulumirpc.ResourceProviderServer, checked property.Map, req *pulumirpc.ConfigureRequest) error {
-	args, err := wire.MarshalMap(checked, wire.MarshalOptions{Secrets: true})
+// configure is the engine's Configure.
+func configure(ctx context.Context, s pulumirpc.ResourceProviderServer, req *pulumirpc.ConfigureRequest) error {
+	_, err := s.Configure(ctx, req)
+	return rpc.FromStatus(err)
+}
+
+// Invoke calls one of the provider's functions: its results come back with
+// their markers, the arguments it refused as a *monitorclient.FailuresError.
+func (h *Harness) Invoke(ctx context.Context, token string, args property.Map) (monitorclient.InvokeResponse, error) {
+	req, err := rpc.ToInvokeRequest(core.InvokeRequest{Token: token, Args: args, Preview: h.Monitor.cfg.dryRun})
 	if err != nil {
-		return err
+		return monitorclient.InvokeResponse{}, err
 	}
-	req.Args, req.AcceptSecrets, req.AcceptResources = args, true, true
-	_, err = s.Configure(ctx, req)
-	return inputError(err)
-}
-
-// InvokeResponse is a function's result, or the arguments it refused.
-type InvokeResponse struct {
-	Return   property.Map
-	Failures []host.PropertyError
-}
-
-// Invoke calls one of the provider's functions.
-func (h *Harness) Invoke(ctx context.Context, token string, args property.Map) (InvokeResponse, error) {
-	wireArgs, err := wire.MarshalMap(args, wire.MarshalOptions{Secrets: true, Resources: true})
+	resp, err := h.server.Invoke(ctx, req)
 	if err != nil {
-		return InvokeResponse{}, err
+		return monitorclient.InvokeResponse{}, rpc.FromStatus(err)
 	}
-	resp, err := h.server.Invoke(ctx, &pulumirpc.InvokeRequest{Tok: token, Args: wireArgs, Preview: h.Monitor.cfg.dryRun})
-	if err != nil {
-		return InvokeResponse{}, inputError(err)
+	out, err := rpc.FromInvokeResponse(resp)
+	if err == nil && len(out.Failures) > 0 {
+		err = &monitorclient.FailuresError{Token: token, Failures: out.Failures}
 	}
-	out := InvokeResponse{Failures: failures(resp.GetFailures())}
-	out.Return, err = wire.UnmarshalMap(resp.GetReturn(), wire.UnmarshalOptions{Resources: true})
-	return out, err
-}
-
-func failures(fs []*pulumirpc.CheckFailure) []host.PropertyError {
-	var out []host.PropertyError
-	for _, f := range fs {
-		out = append(out, host.PropertyError{Path: f.GetProperty(), Reason: f.GetReason()})
-	}
-	return out
-}
-
-// unmarshal reads a response's values and adds each key's dependencies
-// (from stateDependencies or returnDependencies) as markers.
-func unmarshal(s *structpb.Struct, deps map[string][]string) (property.Map, error) {
-	m, err := wire.UnmarshalMap(s, wire.UnmarshalOptions{Resources: true, OutputValues: true})
-	if err != nil {
-		return property.Map{}, err
-	}
-	for k, urns := range deps {
-		if v, ok := m.GetOk(k); ok {
-			all := v.Dependencies()
-			for _, u := range urns {
-				if !slices.Contains(all, urn.URN(u)) {
-					all = append(all, urn.URN(u))
-				}
-			}
-			m = m.Set(k, v.WithDependencies(all))
-		}
-	}
-	return m, nil
-}
-
-// inputError turns an InputPropertiesError status into a *host.InputError.
-func inputError(err error) error {
-	if err == nil {
-		return nil
-	}
-	st, ok := status.FromError(err)
-	if !ok {
-		return err
-	}
-	for _, d := range st.Details() {
-		if ipe, ok := d.(*pulumirpc.InputPropertiesError); ok {
-			out := &host.InputError{Message: st.Message()}
-			for _, e := range ipe.GetErrors() {
-				out.Properties = append(out.Properties, host.PropertyError{Path: e.GetPropertyPath(), Reason: e.GetReason()})
-			}
-			return out
-		}
-	}
-	return err
+	return monitorclient.InvokeResponse{Return: out.Return}, err
 }

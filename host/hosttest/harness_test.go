@@ -12,6 +12,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -33,7 +35,7 @@ type notesConfig struct {
 // the text gets its provider's configured prefix.
 type note struct{}
 
-func (note) state(req host.ResourceInfo, inputs property.Map) property.Map {
+func (note) state(req custom.ResourceInfo, inputs property.Map) property.Map {
 	text := inputs.Get("text")
 	if !text.IsString() {
 		return inputs.Set("words", property.New(property.Computed))
@@ -44,31 +46,31 @@ func (note) state(req host.ResourceInfo, inputs property.Map) property.Map {
 	return inputs.Set("text", text).Set("words", property.New(float64(len(strings.Fields(text.AsString())))))
 }
 
-func (note) Check(ctx context.Context, req host.CheckRequest) (host.CheckResponse, error) {
+func (note) Check(ctx context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
 	if req.Inputs.Get("text").AsString() == "bad" {
-		return host.CheckResponse{Failures: []host.PropertyError{{Path: "text", Reason: "is bad"}}}, nil
+		return custom.CheckResponse{Failures: []diag.CheckFailure{{Property: "text", Reason: "is bad"}}}, nil
 	}
-	return host.CheckResponse{Inputs: req.Inputs}, nil
+	return custom.CheckResponse{Inputs: req.Inputs}, nil
 }
 
-func (n note) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: resource.ID("note-" + req.URN.Name()), Outputs: n.state(req.ResourceInfo, req.Inputs)}, nil
+func (n note) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: resource.ID("note-" + req.URN.Name()), Outputs: n.state(req.ResourceInfo, req.Inputs)}, nil
 }
 
-func (note) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (note) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
-func (n note) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: n.state(req.ResourceInfo, req.Inputs)}, nil
+func (n note) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: n.state(req.ResourceInfo, req.Inputs)}, nil
 }
 
 // Delete refuses a note whose text says "keep".
-func (note) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
+func (note) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
 	if strings.Contains(req.Outputs.Get("text").AsString(), "keep") {
-		return host.DeleteResponse{}, fmt.Errorf("note %s says keep", req.ID)
+		return custom.DeleteResponse{}, fmt.Errorf("note %s says keep", req.ID)
 	}
-	return host.DeleteResponse{}, nil
+	return custom.DeleteResponse{}, nil
 }
 
 type boardArgs struct {
@@ -242,8 +244,8 @@ func TestExplicitProviders(t *testing.T) {
 	// A configuration that fails the check names the value.
 	_, err = h.RegisterProvider(ctx, hosttest.ProviderRequest{Name: "bad",
 		Config: property.NewMap(map[string]property.Value{"prefix": property.New(3.0)})})
-	var inputErr *host.InputError
-	if !errors.As(err, &inputErr) || len(inputErr.Properties) != 1 || inputErr.Properties[0].Path != "prefix" {
+	var inputErr *diag.InputError
+	if !errors.As(err, &inputErr) || len(inputErr.Failures) != 1 || inputErr.Failures[0].Property != "prefix" {
 		t.Errorf("bad config: %v, want an InputError on prefix", err)
 	}
 	// A reference the harness never registered is refused, naming it.
@@ -277,7 +279,7 @@ func TestResourceLifecycle(t *testing.T) {
 		t.Fatalf("created %+v", n)
 	}
 	d, err := h.Diff(ctx, hosttest.UpdateRequest{Resource: n, Inputs: text("one two three")})
-	if err != nil || !d.HasChanges || d.Changes["text"] != host.DiffUpdate || len(d.Replaces) > 0 {
+	if err != nil || !d.HasChanges || d.Changes["text"] != custom.DiffUpdate || len(d.Replaces) > 0 {
 		t.Fatalf("diff = %+v, %v; want an update of text", d, err)
 	}
 	n, err = h.Update(ctx, hosttest.UpdateRequest{Resource: n, Inputs: text("please keep")})
@@ -299,8 +301,8 @@ func TestResourceLifecycle(t *testing.T) {
 		t.Errorf("delete: %v", err)
 	}
 	_, err = h.Create(ctx, hosttest.CreateRequest{Type: "notes:index:Note", Name: "bad", Inputs: text("bad")})
-	var inputErr *host.InputError
-	if !errors.As(err, &inputErr) || inputErr.Properties[0].Path != "text" {
+	var inputErr *diag.InputError
+	if !errors.As(err, &inputErr) || inputErr.Failures[0].Property != "text" {
 		t.Errorf("create bad: %v, want an InputError on text", err)
 	}
 }

@@ -9,12 +9,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 // Errors a register hook can return to make the monitor report a failed or
@@ -25,57 +26,18 @@ var (
 	ErrSkip = errors.New("hosttest: registration skipped")
 )
 
-// Alias is an alias spec as received (URN aliases are in Registration.AliasURNs
-// or, when sent in the new form, here with only URN set).
-type Alias struct {
-	URN       string
-	Name      string
-	Type      string
-	Stack     string
-	Project   string
-	ParentURN string
-	NoParent  bool
-}
-
-// CustomTimeouts as received.
-type CustomTimeouts struct {
-	Create, Update, Delete, Read string
-}
-
-// Registration is one RegisterResource request, decoded, with what the fake
-// answered. Inputs keep secrets, unknowns, resource references, and output
-// values as dependency markers.
+// Registration is one RegisterResource (or ReadResource) request the fake
+// received, read as monitorclient wrote it, with what the fake answered.
+// Inputs keep secrets, unknowns, resource references, and output values as
+// dependency markers.
 type Registration struct {
-	URN    urn.URN
-	Type   string
-	Name   string
-	Parent urn.URN
-	Custom bool
-	Remote bool
-	Inputs property.Map
+	URN urn.URN
+	monitorclient.RegisterResourceRequest
 
-	Provider             providers.Reference            // zero if none
-	Providers            map[string]providers.Reference // by package
-	Dependencies         []urn.URN
-	PropertyDependencies map[string][]urn.URN
-
-	Aliases                    []Alias
-	AliasURNs                  []urn.URN
-	AliasSpecs                 bool
-	Protect                    *bool
-	IgnoreChanges              []string
-	ReplaceOnChanges           []string
-	AdditionalSecretOutputs    []string
-	CustomTimeouts             *CustomTimeouts
-	DeleteBeforeReplace        bool
-	DeleteBeforeReplaceDefined bool
-	RetainOnDelete             *bool
-	DeletedWith                urn.URN
-	Version                    string
-	PluginDownloadURL          string
-	ImportID                   resource.ID
-	HideDiffs                  []string
-	PackageRef                 string
+	// AliasURNs are the aliases the request sent as URNs (to a monitor
+	// without alias specs); AliasSpecs says it sent them as specs.
+	AliasURNs  []urn.URN
+	AliasSpecs bool
 	// Read is set for a ReadResource (ImportID holds the ID read); the
 	// fake answers with the register hook's outputs, else the properties.
 	Read bool
@@ -95,53 +57,16 @@ type Registration struct {
 }
 
 // Invocation is one Invoke request (other than the getResource builtin,
-// which is answered by the fake itself).
+// which is answered by the fake itself), read as monitorclient wrote it.
 type Invocation struct {
-	Token     string
-	Args      property.Map
-	Provider  providers.Reference
-	Version   string
-	DependsOn []urn.URN
-	Parent    urn.URN
-	Raw       *pulumirpc.ResourceInvokeRequest
+	monitorclient.InvokeRequest
+	Raw *pulumirpc.ResourceInvokeRequest
 }
 
-// InvokeResult is what an invoke hook answers.
-type InvokeResult struct {
-	Return   property.Map
-	Failures []CheckFailure
-	Unknown  bool
-}
-
-// Call is one Call request.
+// Call is one Call request, read as monitorclient wrote it.
 type Call struct {
-	Token           string
-	Args            property.Map
-	ArgDependencies map[string][]urn.URN
-	Provider        providers.Reference
-	Version         string
-	Raw             *pulumirpc.ResourceCallRequest
-}
-
-// CallResult is what a call hook answers.
-type CallResult struct {
-	Return             property.Map
-	ReturnDependencies map[string][]string
-	Failures           []CheckFailure
-}
-
-// CheckFailure is a provider-reported input failure.
-type CheckFailure struct {
-	Property, Reason string
-}
-
-// LogEntry is one Engine.Log request.
-type LogEntry struct {
-	Severity  pulumirpc.LogSeverity
-	Message   string
-	URN       urn.URN
-	StreamID  int32
-	Ephemeral bool
+	monitorclient.CallRequest
+	Raw *pulumirpc.ResourceCallRequest
 }
 
 // Option configures Start.
@@ -159,8 +84,8 @@ type config struct {
 	ownResources     bool
 	parallel         int
 	previewUnknowns  func(Registration) []string
-	invokeHook       func(Invocation) (InvokeResult, error)
-	callHook         func(Call) (CallResult, error)
+	invokeHook       func(Invocation) (monitorclient.InvokeResponse, error)
+	callHook         func(Call) (monitorclient.CallResponse, error)
 }
 
 // WithProject sets the project used in URNs (default "proj").
@@ -208,14 +133,19 @@ func WithRegisterHook(f func(Registration) (id resource.ID, outputs property.Map
 	return func(c *config) { c.registerHook = f }
 }
 
-// WithInvokeHook answers invokes other than pulumi:pulumi:getResource.
-// Without it such invokes fail.
-func WithInvokeHook(f func(Invocation) (InvokeResult, error)) Option {
+// WithInvokeHook answers invokes other than pulumi:pulumi:getResource, as
+// a provider would: its result (Unknown to answer that dependencies are
+// pending), or the failures of a *monitorclient.FailuresError, or an
+// error. Without it such invokes fail.
+func WithInvokeHook(f func(Invocation) (monitorclient.InvokeResponse, error)) Option {
 	return func(c *config) { c.invokeHook = f }
 }
 
-// WithCallHook answers Call requests. Without it calls fail.
-func WithCallHook(f func(Call) (CallResult, error)) Option {
+// WithCallHook answers Call requests, as WithInvokeHook answers invokes:
+// the return values and their dependencies (besides those on the values),
+// or the failures of a *monitorclient.FailuresError, or an error. Without
+// it calls fail.
+func WithCallHook(f func(Call) (monitorclient.CallResponse, error)) Option {
 	return func(c *config) { c.callHook = f }
 }
 
@@ -236,7 +166,7 @@ type Monitor struct {
 	invocations   []Invocation
 	calls         []Call
 	packages      []*pulumirpc.RegisterPackageRequest
-	logs          []LogEntry
+	logs          []monitorclient.LogRequest
 	root          string
 }
 
@@ -321,7 +251,7 @@ func (m *Monitor) Outputs(u urn.URN) (property.Map, bool) {
 }
 
 // Logs returns every Engine.Log request received, in order.
-func (m *Monitor) Logs() []LogEntry {
+func (m *Monitor) Logs() []monitorclient.LogRequest {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return slices.Clone(m.logs)

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -15,6 +14,9 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/polyhost/polyhost/host/hosttest"
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 const (
@@ -257,7 +259,7 @@ func TestEngineService(t *testing.T) {
 	if _, err := eng.Log(ctx, &pulumirpc.LogRequest{Severity: pulumirpc.LogSeverity_ERROR, Message: "m", Urn: "u", StreamId: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if got := m.Logs(); len(got) != 1 || got[0] != (hosttest.LogEntry{Severity: pulumirpc.LogSeverity_ERROR, Message: "m", URN: "u", StreamID: 3}) {
+	if got := m.Logs(); len(got) != 1 || got[0] != (monitorclient.LogRequest{Severity: monitorclient.SeverityError, Message: "m", URN: "u", StreamID: 3}) {
 		t.Errorf("logs %+v", got)
 	}
 	if _, err := eng.SetRootResource(ctx, &pulumirpc.SetRootResourceRequest{Urn: "root"}); err != nil {

@@ -7,32 +7,13 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/polyhost/polyhost/host"
-	"github.com/polyhost/polyhost/internal/wire"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/rpc"
 )
-
-// ownResources is the register hook of WithOwnResources.
-func (h *Harness) ownResources(next func(Registration) (resource.ID, property.Map, error)) func(Registration) (resource.ID, property.Map, error) {
-	return func(r Registration) (resource.ID, property.Map, error) {
-		if !r.Custom || tokens.Type(r.Type).Package().String() != h.p.Name() {
-			if next != nil {
-				return next(r)
-			}
-			return defaultRegister(r)
-		}
-		server, err := h.serverFor(r.Provider)
-		if err != nil {
-			return "", property.Map{}, err
-		}
-		res, err := h.create(context.Background(), server, r.URN, r.Inputs)
-		return res.ID, res.Outputs, err
-	}
-}
 
 // Resource is one of the provider's own custom resources as the engine
 // records it: what Create, Read and Update return, and what Read, Diff,
@@ -56,7 +37,7 @@ type CreateRequest struct {
 }
 
 // Create checks and creates a resource, with preview set in a preview.
-// A check failure comes back as a *host.InputError naming the properties.
+// A check failure comes back as a *diag.InputError naming the properties.
 func (h *Harness) Create(ctx context.Context, req CreateRequest) (Resource, error) {
 	server, err := h.serverFor(req.Provider)
 	if err != nil {
@@ -77,40 +58,38 @@ func (h *Harness) create(ctx context.Context, server pulumirpc.ResourceProviderS
 	if err != nil {
 		return Resource{}, err
 	}
-	props, err := marshal(checked)
+	req, err := rpc.ToCreateRequest(custom.CreateRequest{ResourceInfo: info(u), Inputs: checked}, h.Monitor.cfg.dryRun)
 	if err != nil {
 		return Resource{}, err
 	}
-	created, err := server.Create(ctx, &pulumirpc.CreateRequest{
-		Urn: string(u), Name: u.Name(), Type: string(u.Type()), Properties: props, Preview: h.Monitor.cfg.dryRun,
-	})
+	resp, err := server.Create(ctx, req)
 	if err != nil {
-		return Resource{}, inputError(err)
+		return Resource{}, rpc.FromStatus(err)
 	}
-	outputs, err := unmarshalCRUD(created.GetProperties())
-	return Resource{URN: u, ID: resource.ID(created.GetId()), Inputs: checked, Outputs: outputs}, err
+	created, err := rpc.FromCreateResponse(resp)
+	return Resource{URN: u, ID: created.ID, Inputs: checked, Outputs: created.Outputs}, err
 }
 
-// check is the engine's Check; failures come back as a *host.InputError.
+// info names the resource u.
+func info(u urn.URN) custom.ResourceInfo {
+	return custom.ResourceInfo{URN: u, Name: u.Name(), Type: string(u.Type())}
+}
+
+// check is the engine's Check; failures come back as a *diag.InputError.
 func check(ctx context.Context, server pulumirpc.ResourceProviderServer, u urn.URN, olds, news property.Map) (property.Map, error) {
-	wireOlds, err := marshal(olds)
+	req, err := rpc.ToCheckRequest(custom.CheckRequest{ResourceInfo: info(u), OldInputs: olds, Inputs: news})
 	if err != nil {
 		return property.Map{}, err
 	}
-	wireNews, err := marshal(news)
+	resp, err := server.Check(ctx, req)
 	if err != nil {
-		return property.Map{}, err
+		return property.Map{}, rpc.FromStatus(err)
 	}
-	checked, err := server.Check(ctx, &pulumirpc.CheckRequest{
-		Urn: string(u), Name: u.Name(), Type: string(u.Type()), Olds: wireOlds, News: wireNews,
-	})
-	if err != nil {
-		return property.Map{}, inputError(err)
+	checked, err := rpc.FromCheckResponse(resp)
+	if err == nil && len(checked.Failures) > 0 {
+		return property.Map{}, &diag.InputError{Message: fmt.Sprintf("%s: check failed", u), Failures: checked.Failures}
 	}
-	if fs := checked.GetFailures(); len(fs) > 0 {
-		return property.Map{}, &host.InputError{Message: fmt.Sprintf("%s: check failed", u), Properties: failures(fs)}
-	}
-	return unmarshalCRUD(checked.GetInputs())
+	return checked.Inputs, err
 }
 
 // Read refreshes a resource. A resource that is gone comes back with an
@@ -120,26 +99,16 @@ func (h *Harness) Read(ctx context.Context, r Resource) (Resource, error) {
 	if err != nil {
 		return Resource{}, err
 	}
-	inputs, err := marshal(r.Inputs)
+	req, err := rpc.ToReadRequest(custom.ReadRequest{ResourceInfo: info(r.URN), ID: r.ID, Inputs: r.Inputs, Outputs: r.Outputs})
 	if err != nil {
 		return Resource{}, err
 	}
-	state, err := marshal(r.Outputs)
+	resp, err := server.Read(ctx, req)
 	if err != nil {
-		return Resource{}, err
+		return Resource{}, rpc.FromStatus(err)
 	}
-	resp, err := server.Read(ctx, &pulumirpc.ReadRequest{
-		Urn: string(r.URN), Name: r.URN.Name(), Type: string(r.URN.Type()), Id: string(r.ID), Inputs: inputs, Properties: state,
-	})
-	if err != nil {
-		return Resource{}, inputError(err)
-	}
-	out := Resource{URN: r.URN, ID: resource.ID(resp.GetId()), Provider: r.Provider}
-	if out.Inputs, err = unmarshalCRUD(resp.GetInputs()); err != nil {
-		return Resource{}, err
-	}
-	out.Outputs, err = unmarshalCRUD(resp.GetProperties())
-	return out, err
+	read, err := rpc.FromReadResponse(resp)
+	return Resource{URN: r.URN, ID: read.ID, Inputs: read.Inputs, Outputs: read.Outputs, Provider: r.Provider}, err
 }
 
 // UpdateRequest is a resource and its new inputs, for Diff and Update.
@@ -150,35 +119,25 @@ type UpdateRequest struct {
 
 // Diff checks the new inputs and says what would change: Replaces non-empty
 // means the engine would replace the resource rather than update it.
-func (h *Harness) Diff(ctx context.Context, req UpdateRequest) (host.DiffResponse, error) {
+func (h *Harness) Diff(ctx context.Context, req UpdateRequest) (custom.DiffResponse, error) {
 	server, err := h.serverFor(req.Resource.Provider)
 	if err != nil {
-		return host.DiffResponse{}, err
+		return custom.DiffResponse{}, err
 	}
 	r := req.Resource
 	news, err := check(ctx, server, r.URN, r.Inputs, req.Inputs)
 	if err != nil {
-		return host.DiffResponse{}, err
+		return custom.DiffResponse{}, err
 	}
-	olds, oldInputs, wireNews, err := marshal3(r.Outputs, r.Inputs, news)
+	wreq, err := rpc.ToDiffRequest(custom.DiffRequest{ResourceInfo: info(r.URN), ID: r.ID, OldInputs: r.Inputs, OldOutputs: r.Outputs, Inputs: news})
 	if err != nil {
-		return host.DiffResponse{}, err
+		return custom.DiffResponse{}, err
 	}
-	resp, err := server.Diff(ctx, &pulumirpc.DiffRequest{
-		Urn: string(r.URN), Name: r.URN.Name(), Type: string(r.URN.Type()), Id: string(r.ID),
-		Olds: olds, OldInputs: oldInputs, News: wireNews,
-	})
+	resp, err := server.Diff(ctx, wreq)
 	if err != nil {
-		return host.DiffResponse{}, inputError(err)
+		return custom.DiffResponse{}, rpc.FromStatus(err)
 	}
-	out := host.DiffResponse{
-		HasChanges: resp.GetChanges() == pulumirpc.DiffResponse_DIFF_SOME, Changes: map[string]host.DiffKind{},
-		Replaces: resp.GetReplaces(), DeleteBeforeReplace: resp.GetDeleteBeforeReplace(),
-	}
-	for path, d := range resp.GetDetailedDiff() {
-		out.Changes[path] = host.DiffKind(d.GetKind())
-	}
-	return out, nil
+	return rpc.FromDiffResponse(resp), nil
 }
 
 // Update checks the new inputs and updates the resource in place (with
@@ -194,19 +153,16 @@ func (h *Harness) Update(ctx context.Context, req UpdateRequest) (Resource, erro
 	if err != nil {
 		return Resource{}, err
 	}
-	olds, oldInputs, wireNews, err := marshal3(r.Outputs, r.Inputs, news)
+	wreq, err := rpc.ToUpdateRequest(custom.UpdateRequest{ResourceInfo: info(r.URN), ID: r.ID, OldInputs: r.Inputs, OldOutputs: r.Outputs, Inputs: news}, h.Monitor.cfg.dryRun)
 	if err != nil {
 		return Resource{}, err
 	}
-	resp, err := server.Update(ctx, &pulumirpc.UpdateRequest{
-		Urn: string(r.URN), Name: r.URN.Name(), Type: string(r.URN.Type()), Id: string(r.ID),
-		Olds: olds, OldInputs: oldInputs, News: wireNews, Preview: h.Monitor.cfg.dryRun,
-	})
+	resp, err := server.Update(ctx, wreq)
 	if err != nil {
-		return Resource{}, inputError(err)
+		return Resource{}, rpc.FromStatus(err)
 	}
-	outputs, err := unmarshalCRUD(resp.GetProperties())
-	return Resource{URN: r.URN, ID: r.ID, Inputs: news, Outputs: outputs, Provider: r.Provider}, err
+	updated, err := rpc.FromUpdateResponse(resp)
+	return Resource{URN: r.URN, ID: r.ID, Inputs: news, Outputs: updated.Outputs, Provider: r.Provider}, err
 }
 
 // Delete deletes a resource.
@@ -215,34 +171,10 @@ func (h *Harness) Delete(ctx context.Context, r Resource) error {
 	if err != nil {
 		return err
 	}
-	state, inputs, _, err := marshal3(r.Outputs, r.Inputs, property.Map{})
+	req, err := rpc.ToDeleteRequest(custom.DeleteRequest{ResourceInfo: info(r.URN), ID: r.ID, Inputs: r.Inputs, Outputs: r.Outputs})
 	if err != nil {
 		return err
 	}
-	_, err = server.Delete(ctx, &pulumirpc.DeleteRequest{
-		Urn: string(r.URN), Name: r.URN.Name(), Type: string(r.URN.Type()), Id: string(r.ID),
-		Properties: state, OldInputs: inputs,
-	})
-	return inputError(err)
-}
-
-// marshal writes values for CRUD requests: secrets and unknowns kept,
-// resource references as the engine sends them to a provider.
-func marshal(m property.Map) (*structpb.Struct, error) {
-	return wire.MarshalMap(m, wire.MarshalOptions{Secrets: true, Resources: true})
-}
-
-func marshal3(a, b, c property.Map) (x, y, z *structpb.Struct, err error) {
-	if x, err = marshal(a); err != nil {
-		return
-	}
-	if y, err = marshal(b); err != nil {
-		return
-	}
-	z, err = marshal(c)
-	return
-}
-
-func unmarshalCRUD(s *structpb.Struct) (property.Map, error) {
-	return wire.UnmarshalMap(s, wire.UnmarshalOptions{Resources: true})
+	_, err = server.Delete(ctx, req)
+	return rpc.FromStatus(err)
 }

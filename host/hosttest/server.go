@@ -20,6 +20,8 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/rpc"
 	"github.com/polyhost/polyhost/internal/wire"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -123,7 +125,10 @@ func (s *monitorServer) SupportsFeature(
 	return &pulumirpc.SupportsFeatureResponse{HasSupport: slices.Contains(s.m.cfg.features, req.GetId())}, nil
 }
 
-func decodeRegistration(req *pulumirpc.RegisterResourceRequest) (Registration, error) {
+// fromRegisterResourceRequest reads a registration as monitorclient wrote
+// it: its inputs, and its options (aliases, timeouts and hooks with the
+// converters the provider reads a Construct's with).
+func fromRegisterResourceRequest(req *pulumirpc.RegisterResourceRequest) (Registration, error) {
 	inputs, err := decodeMap(req.GetObject())
 	if err != nil {
 		return Registration{}, fmt.Errorf("decoding inputs: %w", err)
@@ -132,71 +137,58 @@ func decodeRegistration(req *pulumirpc.RegisterResourceRequest) (Registration, e
 	if err != nil {
 		return Registration{}, err
 	}
-	var providerMap map[string]providers.Reference
+	o := monitorclient.ResourceOptions{
+		Dependencies:            wire.URNs(req.GetDependencies()),
+		Protect:                 req.Protect,
+		IgnoreChanges:           slices.Clone(req.GetIgnoreChanges()),
+		ReplaceOnChanges:        slices.Clone(req.GetReplaceOnChanges()),
+		AdditionalSecretOutputs: slices.Clone(req.GetAdditionalSecretOutputs()),
+		DeletedWith:             urn.URN(req.GetDeletedWith()),
+		RetainOnDelete:          req.RetainOnDelete,
+		ReplaceWith:             wire.URNs(req.GetReplaceWith()),
+		CustomTimeouts:          rpc.FromCustomTimeouts(req.GetCustomTimeouts()),
+		Hooks:                   rpc.FromResourceHooks(req.GetHooks()),
+	}
+	if req.GetDeleteBeforeReplaceDefined() {
+		o.DeleteBeforeReplace = new(req.GetDeleteBeforeReplace())
+	}
 	for pkg, ref := range req.GetProviders() {
-		if providerMap == nil {
-			providerMap = map[string]providers.Reference{}
+		if o.Providers == nil {
+			o.Providers = map[string]providers.Reference{}
 		}
-		if providerMap[pkg], err = parseProvider(ref); err != nil {
+		if o.Providers[pkg], err = parseProvider(ref); err != nil {
 			return Registration{}, fmt.Errorf("providers[%s]: %w", pkg, err)
 		}
 	}
-	r := Registration{
-		Type:                       req.GetType(),
-		Name:                       req.GetName(),
-		Parent:                     urn.URN(req.GetParent()),
-		Custom:                     req.GetCustom(),
-		Remote:                     req.GetRemote(),
-		Inputs:                     inputs,
-		Provider:                   provider,
-		Providers:                  providerMap,
-		Dependencies:               wire.URNs(req.GetDependencies()),
-		AliasURNs:                  wire.URNs(req.GetAliasURNs()),
-		AliasSpecs:                 req.GetAliasSpecs(),
-		IgnoreChanges:              slices.Clone(req.GetIgnoreChanges()),
-		ReplaceOnChanges:           slices.Clone(req.GetReplaceOnChanges()),
-		AdditionalSecretOutputs:    slices.Clone(req.GetAdditionalSecretOutputs()),
-		DeleteBeforeReplace:        req.GetDeleteBeforeReplace(),
-		DeleteBeforeReplaceDefined: req.GetDeleteBeforeReplaceDefined(),
-		DeletedWith:                urn.URN(req.GetDeletedWith()),
-		Version:                    req.GetVersion(),
-		PluginDownloadURL:          req.GetPluginDownloadURL(),
-		ImportID:                   resource.ID(req.GetImportId()),
-		HideDiffs:                  slices.Clone(req.GetHideDiffs()),
-		PackageRef:                 req.GetPackageRef(),
-		AcceptSecrets:              req.GetAcceptSecrets(),
-		AcceptResources:            req.GetAcceptResources(),
-		SupportsPartialValues:      req.GetSupportsPartialValues(),
-		SupportsResultReporting:    req.GetSupportsResultReporting(),
-		Raw:                        proto.Clone(req).(*pulumirpc.RegisterResourceRequest),
+	for _, a := range req.GetAliases() {
+		o.Aliases = append(o.Aliases, rpc.FromAlias(a))
 	}
-	if req.Protect != nil {
-		r.Protect = new(req.GetProtect())
-	}
-	if req.RetainOnDelete != nil {
-		r.RetainOnDelete = new(req.GetRetainOnDelete())
-	}
-	if ct := req.GetCustomTimeouts(); ct != nil {
-		r.CustomTimeouts = &CustomTimeouts{
-			Create: ct.GetCreate(), Update: ct.GetUpdate(), Delete: ct.GetDelete(), Read: ct.GetRead(),
+	if t := req.GetReplacementTrigger(); t != nil {
+		if o.ReplacementTrigger, err = decodeValue(t); err != nil {
+			return Registration{}, fmt.Errorf("decoding replacementTrigger: %w", err)
 		}
+	}
+	r := Registration{
+		RegisterResourceRequest: monitorclient.RegisterResourceRequest{
+			Type: req.GetType(), Name: req.GetName(), Parent: urn.URN(req.GetParent()),
+			Custom: req.GetCustom(), Remote: req.GetRemote(), Inputs: inputs, Provider: provider, ResourceOptions: o,
+			Version: req.GetVersion(), PluginDownloadURL: req.GetPluginDownloadURL(), ImportID: resource.ID(req.GetImportId()),
+			HideDiffs: slices.Clone(req.GetHideDiffs()), PackageRef: req.GetPackageRef(),
+			ParentStackTraceHandle: req.GetParentStackTraceHandle(),
+		},
+		AliasURNs:               wire.URNs(req.GetAliasURNs()),
+		AliasSpecs:              req.GetAliasSpecs(),
+		AcceptSecrets:           req.GetAcceptSecrets(),
+		AcceptResources:         req.GetAcceptResources(),
+		SupportsPartialValues:   req.GetSupportsPartialValues(),
+		SupportsResultReporting: req.GetSupportsResultReporting(),
+		Raw:                     proto.Clone(req).(*pulumirpc.RegisterResourceRequest),
 	}
 	if pd := req.GetPropertyDependencies(); len(pd) > 0 {
 		r.PropertyDependencies = make(map[string][]urn.URN, len(pd))
 		for k, v := range pd {
 			r.PropertyDependencies[k] = wire.URNs(v.GetUrns())
 		}
-	}
-	for _, a := range req.GetAliases() {
-		if u := a.GetUrn(); u != "" {
-			r.Aliases = append(r.Aliases, Alias{URN: u})
-			continue
-		}
-		sp := a.GetSpec()
-		r.Aliases = append(r.Aliases, Alias{
-			Name: sp.GetName(), Type: sp.GetType(), Stack: sp.GetStack(), Project: sp.GetProject(),
-			ParentURN: sp.GetParentUrn(), NoParent: sp.GetNoParent(),
-		})
 	}
 	return r, nil
 }
@@ -219,7 +211,7 @@ func (s *monitorServer) RegisterResource(
 	_ context.Context, req *pulumirpc.RegisterResourceRequest,
 ) (*pulumirpc.RegisterResourceResponse, error) {
 	m := s.m
-	reg, err := decodeRegistration(req)
+	reg, err := fromRegisterResourceRequest(req)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
@@ -326,10 +318,12 @@ func (s *monitorServer) ReadResource(
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
 	reg := Registration{
-		Type: req.GetType(), Name: req.GetName(), Parent: urn.URN(req.GetParent()), Custom: true, Read: true,
-		Inputs: props, Provider: provider, Dependencies: wire.URNs(req.GetDependencies()),
-		Version: req.GetVersion(), ImportID: resource.ID(req.GetId()), PackageRef: req.GetPackageRef(),
-		AcceptSecrets: req.GetAcceptSecrets(), AcceptResources: req.GetAcceptResources(),
+		RegisterResourceRequest: monitorclient.RegisterResourceRequest{
+			Type: req.GetType(), Name: req.GetName(), Parent: urn.URN(req.GetParent()), Custom: true,
+			Inputs: props, Provider: provider, ResourceOptions: monitorclient.ResourceOptions{Dependencies: wire.URNs(req.GetDependencies())},
+			Version: req.GetVersion(), ImportID: resource.ID(req.GetId()), PackageRef: req.GetPackageRef(),
+		},
+		Read: true, AcceptSecrets: req.GetAcceptSecrets(), AcceptResources: req.GetAcceptResources(),
 	}
 	if reg.URN, err = m.urnFor(reg.Parent, reg.Type, reg.Name); err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
@@ -385,14 +379,6 @@ func (s *monitorServer) RegisterResourceOutputs(
 	return &emptypb.Empty{}, nil
 }
 
-func toRPCFailures(fs []CheckFailure) []*pulumirpc.CheckFailure {
-	var out []*pulumirpc.CheckFailure
-	for _, f := range fs {
-		out = append(out, &pulumirpc.CheckFailure{Property: f.Property, Reason: f.Reason})
-	}
-	return out
-}
-
 func (s *monitorServer) Invoke(
 	_ context.Context, req *pulumirpc.ResourceInvokeRequest,
 ) (*pulumirpc.ResourceInvokeResponse, error) {
@@ -401,7 +387,7 @@ func (s *monitorServer) Invoke(
 		return nil, status.Errorf(codes.InvalidArgument, "decoding args: %v", err)
 	}
 	var ret property.Map
-	var failures []CheckFailure
+	var failures []diag.CheckFailure
 	if req.GetTok() == "pulumi:pulumi:getResource" {
 		ret, err = s.getResource(args)
 	} else {
@@ -410,8 +396,12 @@ func (s *monitorServer) Invoke(
 			return nil, status.Error(codes.InvalidArgument, perr.Error())
 		}
 		inv := Invocation{
-			Token: req.GetTok(), Args: args, Provider: provider, Version: req.GetVersion(),
-			DependsOn: wire.URNs(req.GetDependsOn()), Parent: urn.URN(req.GetParent()),
+			InvokeRequest: monitorclient.InvokeRequest{
+				Token: req.GetTok(), Args: args, Provider: provider, Version: req.GetVersion(),
+				PluginDownloadURL: req.GetPluginDownloadURL(), DependsOn: wire.URNs(req.GetDependsOn()),
+				Parent: urn.URN(req.GetParent()), PackageRef: req.GetPackageRef(),
+				ParentStackTraceHandle: req.GetParentStackTraceHandle(),
+			},
 			Raw: proto.Clone(req).(*pulumirpc.ResourceInvokeRequest),
 		}
 		s.m.mu.Lock()
@@ -420,12 +410,12 @@ func (s *monitorServer) Invoke(
 		if s.m.cfg.invokeHook == nil {
 			return nil, status.Errorf(codes.Unimplemented, "hosttest: no invoke hook for %q", req.GetTok())
 		}
-		var res InvokeResult
+		var res monitorclient.InvokeResponse
 		res, err = s.m.cfg.invokeHook(inv)
 		if err == nil && res.Unknown {
 			return &pulumirpc.ResourceInvokeResponse{Unknown: true}, nil
 		}
-		ret, failures = res.Return, res.Failures
+		ret, failures, err = res.Return, hookFailures(err), hookError(err)
 	}
 	if err != nil {
 		return nil, status.Errorf(codes.Unknown, "invocation of %v returned an error: %v", req.GetTok(), err)
@@ -434,7 +424,25 @@ func (s *monitorServer) Invoke(
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "encoding return: %v", err)
 	}
-	return &pulumirpc.ResourceInvokeResponse{Return: obj, Failures: toRPCFailures(failures)}, nil
+	return &pulumirpc.ResourceInvokeResponse{Return: obj, Failures: rpc.ToCheckFailures(failures)}, nil
+}
+
+// hookFailures are the failures a hook answered with, as a
+// *monitorclient.FailuresError; hookError is its error if it is none.
+func hookFailures(err error) []diag.CheckFailure {
+	var fe *monitorclient.FailuresError
+	if errors.As(err, &fe) {
+		return fe.Failures
+	}
+	return nil
+}
+
+func hookError(err error) error {
+	var fe *monitorclient.FailuresError
+	if errors.As(err, &fe) {
+		return nil
+	}
+	return err
 }
 
 // getResource is the builtin pulumi:pulumi:getResource: {urn, id, provider,
@@ -473,7 +481,11 @@ func (s *monitorServer) Call(_ context.Context, req *pulumirpc.ResourceCallReque
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
 	c := Call{
-		Token: req.GetTok(), Args: args, Provider: provider, Version: req.GetVersion(),
+		CallRequest: monitorclient.CallRequest{
+			Token: req.GetTok(), Args: args, Provider: provider, Version: req.GetVersion(),
+			PluginDownloadURL: req.GetPluginDownloadURL(), PackageRef: req.GetPackageRef(),
+			ParentStackTraceHandle: req.GetParentStackTraceHandle(),
+		},
 		Raw: proto.Clone(req).(*pulumirpc.ResourceCallRequest),
 	}
 	if ad := req.GetArgDependencies(); len(ad) > 0 {
@@ -489,18 +501,15 @@ func (s *monitorServer) Call(_ context.Context, req *pulumirpc.ResourceCallReque
 		return nil, status.Errorf(codes.Unimplemented, "hosttest: no call hook for %q", req.GetTok())
 	}
 	res, err := s.m.cfg.callHook(c)
-	if err != nil {
+	if err := hookError(err); err != nil {
 		return nil, status.Errorf(codes.Unknown, "call of %v returned an error: %v", req.GetTok(), err)
 	}
-	obj, err := encodeMap(res.Return, encodeOpts{secrets: true, resources: true, partialValues: true})
-	if err != nil {
-		return nil, status.Errorf(codes.Internal, "encoding return: %v", err)
+	obj, err2 := encodeMap(res.Return, encodeOpts{secrets: true, resources: true, partialValues: true})
+	if err2 != nil {
+		return nil, status.Errorf(codes.Internal, "encoding return: %v", err2)
 	}
-	resp := &pulumirpc.CallResponse{Return: obj, Failures: toRPCFailures(res.Failures)}
-	deps := map[string][]string{}
-	for k, v := range monitorclient.DependencyMap(res.Return) {
-		deps[k] = wire.URNStrings(v)
-	}
+	resp := &pulumirpc.CallResponse{Return: obj, Failures: rpc.ToCheckFailures(hookFailures(err))}
+	deps := monitorclient.DependencyMap(res.Return)
 	for k, v := range res.ReturnDependencies {
 		deps[k] = append(deps[k], v...)
 	}
@@ -509,7 +518,7 @@ func (s *monitorServer) Call(_ context.Context, req *pulumirpc.ResourceCallReque
 		if resp.ReturnDependencies == nil {
 			resp.ReturnDependencies = map[string]*pulumirpc.CallResponse_ReturnDependencies{}
 		}
-		resp.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: slices.Compact(v)}
+		resp.ReturnDependencies[k] = &pulumirpc.CallResponse_ReturnDependencies{Urns: wire.URNStrings(slices.Compact(v))}
 	}
 	return resp, nil
 }
@@ -517,8 +526,8 @@ func (s *monitorServer) Call(_ context.Context, req *pulumirpc.ResourceCallReque
 func (s *engineServer) Log(_ context.Context, req *pulumirpc.LogRequest) (*emptypb.Empty, error) {
 	s.m.mu.Lock()
 	defer s.m.mu.Unlock()
-	s.m.logs = append(s.m.logs, LogEntry{
-		Severity: req.GetSeverity(), Message: req.GetMessage(), URN: urn.URN(req.GetUrn()),
+	s.m.logs = append(s.m.logs, monitorclient.LogRequest{
+		Severity: severities[req.GetSeverity()], Message: req.GetMessage(), URN: urn.URN(req.GetUrn()),
 		StreamID: req.GetStreamId(), Ephemeral: req.GetEphemeral(),
 	})
 	return &emptypb.Empty{}, nil
@@ -539,6 +548,23 @@ func (s *engineServer) SetRootResource(
 	defer s.m.mu.Unlock()
 	s.m.root = req.GetUrn()
 	return &pulumirpc.SetRootResourceResponse{}, nil
+}
+
+// severities are the engine's log severities as monitorclient's.
+var severities = map[pulumirpc.LogSeverity]monitorclient.Severity{
+	pulumirpc.LogSeverity_DEBUG: monitorclient.SeverityDebug, pulumirpc.LogSeverity_INFO: monitorclient.SeverityInfo,
+	pulumirpc.LogSeverity_WARNING: monitorclient.SeverityWarning, pulumirpc.LogSeverity_ERROR: monitorclient.SeverityError,
+}
+
+// decodeValue reads one value as decodeMap reads a map's.
+func decodeValue(v *structpb.Value) (property.Value, error) {
+	pv, err := plugin.UnmarshalPropertyValue("", v, plugin.MarshalOptions{
+		KeepUnknowns: true, KeepSecrets: true, KeepResources: true, KeepOutputValues: true,
+	})
+	if err != nil || pv == nil {
+		return property.Value{}, err
+	}
+	return resource.FromResourcePropertyValue(*pv), nil
 }
 
 // defaultRegister is what a custom resource's registration returns when no

@@ -9,36 +9,28 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/internal/typed"
 )
-
-// Failure is one property that does not match the schema. Path uses the
-// engine's property path syntax: a.b[0]["key"].
-type Failure struct {
-	Path   string
-	Reason string
-}
-
-func (f Failure) String() string { return f.Path + ": " + f.Reason }
 
 // Check validates props against obj: required properties, types, enums and
 // ranges. Unknown values are not checked (they are only known at apply time),
 // secrets are checked by their plaintext value, and properties the schema
 // does not declare are reported. The result is sorted by path.
-func (p *Package) Check(obj Object, props property.Map) []Failure {
+func (p *Package) Check(obj Object, props property.Map) []diag.CheckFailure {
 	c := checker{pkg: p}
 	c.object("", obj, props)
-	sort.Slice(c.failures, func(i, j int) bool { return c.failures[i].Path < c.failures[j].Path })
+	sort.Slice(c.failures, func(i, j int) bool { return c.failures[i].Property < c.failures[j].Property })
 	return c.failures
 }
 
 type checker struct {
 	pkg      *Package
-	failures []Failure
+	failures []diag.CheckFailure
 }
 
 func (c *checker) fail(path, format string, args ...any) {
-	c.failures = append(c.failures, Failure{Path: path, Reason: fmt.Sprintf(format, args...)})
+	c.failures = append(c.failures, diag.CheckFailure{Property: path, Reason: fmt.Sprintf(format, args...)})
 }
 
 func join(prefix, key string) string {

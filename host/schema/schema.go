@@ -402,7 +402,7 @@ func (p *Package) resolveRef(ref string) (refKind, string, error) {
 		file, err := url.PathUnescape(u.Path)
 		m := refPath.FindStringSubmatch(file)
 		if err != nil || m == nil {
-			return 0, "", fmt.Errorf("malformed $ref %q: want /pkg/vX.Y.Z/schema.json#/...", ref)
+			return 0, "", fmt.Errorf("malformed $ref %q: want /pkg/vX.Y.Z/schema.json#/<section>/<token>", ref)
 		}
 		v, err := semver.ParseTolerant(m[2])
 		if err != nil {

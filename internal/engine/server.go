@@ -950,6 +950,7 @@ func (d *deployment) read(ctx context.Context, news *resState, name string) (*re
 	news.URN = d.generateURN(news.Parent, news.Type, name)
 	if d.urns[news.URN] {
 		d.mu.Unlock()
+		//lint:ignore ST1005 the real engine's message, word for word
 		err := fmt.Errorf("Duplicate resource URN '%v'; try giving it a unique name", news.URN)
 		d.log(diag.Error, news.URN, err.Error())
 		d.fail(err)
@@ -961,6 +962,7 @@ func (d *deployment) read(ctx context.Context, news *resState, name string) (*re
 
 	err := d.runSteps(ctx, func() (chain, error) {
 		if news.ID == "" {
+			//lint:ignore ST1005 the real engine's message, word for word
 			return nil, fmt.Errorf("Expected an ID for %v", news.URN)
 		}
 		return func(ctx context.Context) error { return d.readStep(ctx, news, old) }, nil

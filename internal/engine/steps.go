@@ -76,6 +76,7 @@ func (d *deployment) register(ctx context.Context, g *goal) (*resState, error) {
 	urn := d.generateURN(g.Parent, g.Type, g.Name)
 	if d.urns[urn] {
 		d.mu.Unlock()
+		//lint:ignore ST1005 the real engine's message, word for word
 		err := fmt.Errorf("Duplicate resource URN '%v'; try giving it a unique name", urn)
 		d.log(diag.Error, urn, err.Error())
 		d.fail(err)

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/polyhost/polyhost/internal/engine"
+	"github.com/polyhost/polyhost/monitorclient"
 )
 
 const (
@@ -145,7 +145,7 @@ func checkOK(t *testing.T, f *fakeEngine, lang string, dryRun bool) {
 		t.Errorf("dryRun output = %v, want %v", d, dryRun)
 	}
 	for _, l := range f.Logs() {
-		if l.Severity == pulumirpc.LogSeverity_ERROR {
+		if l.Severity == monitorclient.SeverityError {
 			t.Errorf("unexpected error log: %s", l.Message)
 		}
 	}
@@ -207,7 +207,7 @@ func TestRunFailing(t *testing.T) {
 					if exitErr.Code != 32 || !exitErr.Logged() {
 						t.Errorf("exit status %d, want 32 (logged)", exitErr.Code)
 					}
-					want := fmt.Sprintf("exited with status 32: the error was already reported via Engine.Log")
+					want := "exited with status 32: the error was already reported via Engine.Log"
 					if !strings.Contains(msg, want) {
 						t.Errorf("error %q lacks %q", msg, want)
 					}

@@ -148,9 +148,9 @@ func siteInputs(pages int) property.Map {
 func remoteSite(ctx context.Context, c *monitorclient.Client, stack urn.URN, componentRef, childrenRef providers.Reference, typ, name string, pages int) (urn.URN, property.Map, error) {
 	resp, err := c.RegisterResource(ctx, monitorclient.RegisterResourceRequest{
 		Type: typ, Name: name, Parent: stack, Remote: true,
-		Provider:  componentRef,
-		Providers: map[string]providers.Reference{"sitekit": childrenRef},
-		Inputs:    siteInputs(pages),
+		Provider:        componentRef,
+		ResourceOptions: monitorclient.ResourceOptions{Providers: map[string]providers.Reference{"sitekit": childrenRef}},
+		Inputs:          siteInputs(pages),
 	})
 	return resp.URN, resp.Outputs, err
 }

@@ -283,7 +283,7 @@ func (s *Server) InstallDependencies(req *pulumirpc.InstallDependenciesRequest, 
 	info := req.GetInfo()
 	dir, root := info.GetProgramDirectory(), info.GetRootDirectory()
 	if dir == "" {
-		dir = req.GetDirectory() //nolint:staticcheck // older CLIs send only this
+		dir = req.GetDirectory() //lint:ignore SA1019 older CLIs send only this
 	}
 	if root == "" {
 		root = dir
@@ -332,7 +332,7 @@ func (s *Server) program(req *pulumirpc.RunRequest) (engine.Program, error) {
 	root, dir, entry := info.GetRootDirectory(), info.GetProgramDirectory(), info.GetEntryPoint()
 	if dir == "" {
 		dir = req.GetPwd()
-		entry = req.GetProgram() //nolint:staticcheck // older CLIs send only this
+		entry = req.GetProgram() //lint:ignore SA1019 older CLIs send only this
 	}
 	if root == "" {
 		root = dir

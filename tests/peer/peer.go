@@ -13,6 +13,7 @@ import (
 
 	"github.com/polyhost/polyhost/components"
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/hosttest"
 	sitekit "github.com/polyhost/polyhost/provider"
 )
 
@@ -26,7 +27,7 @@ type Server struct {
 	host *sdkprovider.HostClient // nil until Attach when started without an engine address
 }
 
-// NewServer wraps inner, the sitekit provider's server (host.NewServer),
+// NewServer wraps inner, the sitekit provider's server (hosttest.NewServer),
 // using host's engine connection for the SDK's Construct and Call.
 func NewServer(inner pulumirpc.ResourceProviderServer, host *sdkprovider.HostClient) *Server {
 	return &Server{ResourceProviderServer: inner, host: host}
@@ -94,6 +95,6 @@ func Main(version string) error {
 		if err != nil {
 			return nil, err
 		}
-		return NewServer(host.NewServer(p), hc), nil
+		return NewServer(hosttest.NewServer(p), hc), nil
 	})
 }

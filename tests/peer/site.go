@@ -10,7 +10,7 @@ import (
 	sdkprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
 
 	"github.com/polyhost/polyhost/components"
-	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // Bucket is a sitekit:index:Bucket child, with the outputs the site uses.
@@ -203,7 +203,7 @@ func call(ctx *pulumi.Context, tok string, args sdkprovider.CallArgs) (*sdkprovi
 // PageURL is Site.pageUrl for host/gosdk (tests/bench/cmd/sitekit-gosdk).
 func PageURL(ctx *pulumi.Context, self *Site, args PageURLArgs) (URLResult, error) {
 	if p, ok := args.Page.(pulumi.String); ok && strings.Contains(string(p), "..") {
-		return URLResult{}, host.Errorf("page", `must not contain ".."`)
+		return URLResult{}, diag.Errorf("page", `must not contain ".."`)
 	}
 	return pageURL(self.URL, args.Page), nil
 }

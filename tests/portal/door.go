@@ -7,6 +7,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // GateType has a module of its own: a $ref writes its "/" as %2F.
@@ -21,22 +23,22 @@ type GateArgs struct {
 	Label string `pulumi:"label"`
 }
 
-var _ host.Resource = Gate{}
+var _ custom.Resource = Gate{}
 
-func (Gate) Create(_ context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: resource.ID("gate-" + req.Name), Outputs: req.Inputs}, nil
+func (Gate) Create(_ context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: resource.ID("gate-" + req.Name), Outputs: req.Inputs}, nil
 }
 
-func (Gate) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (Gate) Read(_ context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
-func (Gate) Update(_ context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: req.Inputs}, nil
+func (Gate) Update(_ context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: req.Inputs}, nil
 }
 
-func (Gate) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (Gate) Delete(context.Context, custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // DoorArgs take a reference to a Gate.
@@ -61,7 +63,7 @@ type DoorOutputs struct {
 func BuildDoor(ctx context.Context, c *host.Component, args DoorArgs) (DoorOutputs, error) {
 	gate, err := c.Resolve(ctx, args.Gate)
 	if err != nil {
-		return DoorOutputs{}, host.Errorf("gate", "%v", err)
+		return DoorOutputs{}, diag.Errorf("gate", "%v", err)
 	}
 	label := property.New(property.Computed)
 	if gate.Known {

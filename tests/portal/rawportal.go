@@ -9,6 +9,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/monitorclient"
 	"github.com/polyhost/polyhost/sdk/go/sitekit"
 )
@@ -42,7 +43,7 @@ type RawPortalOutputs struct {
 func BuildRawPortal(ctx context.Context, c *host.Component, args RawPortalArgs) (RawPortalOutputs, error) {
 	neighbour, err := c.Resolve(ctx, args.Neighbour.Value)
 	if err != nil {
-		return RawPortalOutputs{}, host.Errorf("neighbour", "%v", err)
+		return RawPortalOutputs{}, diag.Errorf("neighbour", "%v", err)
 	}
 	bucket := property.New(property.Computed)
 	if neighbour.Known {

@@ -10,6 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -71,10 +72,10 @@ func newSlowBackend() *slowBackend {
 	return &slowBackend{created: map[string]bool{}, started: make(chan string, 16)}
 }
 
-func (b *slowBackend) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+func (b *slowBackend) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
 	var args boomArgs
 	if err := host.Decode(req.Inputs, &args); err != nil {
-		return host.CreateResponse{}, err
+		return custom.CreateResponse{}, err
 	}
 	if args.Panic {
 		panic("boom in create of " + req.Name)
@@ -84,24 +85,24 @@ func (b *slowBackend) Create(ctx context.Context, req host.CreateRequest) (host.
 	b.created[id] = true
 	b.mu.Unlock()
 	if !args.Wait {
-		return host.CreateResponse{ID: resource.ID(id), Outputs: property.NewMap(map[string]property.Value{"state": property.New("ready")})}, nil
+		return custom.CreateResponse{ID: resource.ID(id), Outputs: property.NewMap(map[string]property.Value{"state": property.New("ready")})}, nil
 	}
 	out := property.NewMap(map[string]property.Value{"state": property.New("creating")})
 	b.started <- id
 	<-ctx.Done()
-	return host.CreateResponse{}, &host.PartialError{ID: resource.ID(id), Outputs: out, Err: fmt.Errorf("create of %s interrupted: %w", id, ctx.Err())}
+	return custom.CreateResponse{}, &custom.PartialError{ID: resource.ID(id), Outputs: out, Err: fmt.Errorf("create of %s interrupted: %w", id, ctx.Err())}
 }
 
-func (b *slowBackend) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{}, errors.New("not supported")
+func (b *slowBackend) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{}, errors.New("not supported")
 }
 
-func (b *slowBackend) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{}, errors.New("not supported")
+func (b *slowBackend) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{}, errors.New("not supported")
 }
 
-func (b *slowBackend) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (b *slowBackend) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // newBoom builds the boom provider around backend.

@@ -11,21 +11,17 @@ import (
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/diag"
 )
 
-// FieldError is one property that cannot be decoded into its Go field.
-type FieldError struct {
-	Path   string
-	Reason string
-}
-
 // Errors lists every property that failed to decode.
-type Errors []FieldError
+type Errors []diag.CheckFailure
 
 func (e Errors) Error() string {
 	parts := make([]string, len(e))
 	for i, f := range e {
-		parts[i] = f.Path + ": " + f.Reason
+		parts[i] = f.String()
 	}
 	return strings.Join(parts, "; ")
 }
@@ -272,7 +268,7 @@ func Decode(m property.Map, dst any) (Lost, error) {
 		return Lost{}, err
 	}
 	if len(d.errs) > 0 {
-		sort.Slice(d.errs, func(i, j int) bool { return d.errs[i].Path < d.errs[j].Path })
+		sort.Slice(d.errs, func(i, j int) bool { return d.errs[i].Property < d.errs[j].Property })
 		return Lost{}, d.errs
 	}
 	return d.lost, nil
@@ -284,7 +280,7 @@ type decoder struct {
 }
 
 func (d *decoder) fail(path, format string, args ...any) {
-	d.errs = append(d.errs, FieldError{Path: path, Reason: fmt.Sprintf(format, args...)})
+	d.errs = append(d.errs, diag.CheckFailure{Property: path, Reason: fmt.Sprintf(format, args...)})
 }
 
 func join(prefix, key string) string {

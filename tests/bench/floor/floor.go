@@ -20,6 +20,7 @@ import (
 
 	"github.com/polyhost/polyhost/components"
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/internal/wire"
 	"github.com/polyhost/polyhost/monitorclient"
 	sitekit "github.com/polyhost/polyhost/provider"
@@ -129,7 +130,7 @@ func Main(version string, sending Sending) error {
 	if err != nil {
 		return err
 	}
-	srv := &Server{ResourceProviderServer: host.NewServer(p), monitors: monitorclient.NewPool(), sending: sending}
+	srv := &Server{ResourceProviderServer: hosttest.NewServer(p), monitors: monitorclient.NewPool(), sending: sending}
 	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
 		Cancel: cancel,
 		Init: func(g *grpc.Server) error {

@@ -34,7 +34,8 @@ func Site(ctx context.Context, c *monitorclient.Client, inFlight int, parent urn
 		}
 	}
 	site, err := register(ctx, monitorclient.RegisterResourceRequest{
-		Type: components.SiteType, Name: name, Parent: parent, Providers: map[string]providers.Reference{"sitekit": ref},
+		Type: components.SiteType, Name: name, Parent: parent,
+		ResourceOptions: monitorclient.ResourceOptions{Providers: map[string]providers.Reference{"sitekit": ref}},
 	})
 	if err != nil {
 		return "", property.Map{}, err

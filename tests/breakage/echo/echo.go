@@ -19,6 +19,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -40,7 +41,7 @@ func Options(src []byte) (name string, opts []host.Option, err error) {
 	methods := map[string]bool{}
 	for tok, r := range s.Resources {
 		if !r.IsComponent {
-			opts = append(opts, host.WithResource(tok, custom{s: s, obj: r.Object}))
+			opts = append(opts, host.WithResource(tok, echoResource{s: s, obj: r.Object}))
 			continue
 		}
 		opts = append(opts, host.WithComponent(tok, component(s, r.Object, leaf)))
@@ -125,30 +126,30 @@ func madeUp(s *schema.Package, name string, p schema.Property) property.Value {
 	return property.New(name) // a string, or a union (host/schema reads no oneOf)
 }
 
-// custom is every custom resource: its outputs are filled from its inputs,
+// echoResource is every custom resource: its outputs are filled from its inputs,
 // and its ID has a random part.
-type custom struct {
+type echoResource struct {
 	s   *schema.Package
 	obj schema.Object
 }
 
-func (r custom) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+func (r echoResource) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
 	b := make([]byte, 4)
 	if _, err := rand.Read(b); err != nil {
-		return host.CreateResponse{}, err
+		return custom.CreateResponse{}, err
 	}
 	id := fmt.Sprintf("%s-%s", strings.ToLower(req.URN.Name()), hex.EncodeToString(b))
-	return host.CreateResponse{ID: resource.ID(id), Outputs: fill(r.s, r.obj, req.Inputs)}, nil
+	return custom.CreateResponse{ID: resource.ID(id), Outputs: fill(r.s, r.obj, req.Inputs)}, nil
 }
 
-func (r custom) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (r echoResource) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
-func (r custom) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: fill(r.s, r.obj, req.Inputs)}, nil
+func (r echoResource) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: fill(r.s, r.obj, req.Inputs)}, nil
 }
 
-func (r custom) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (r echoResource) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -212,7 +213,7 @@ func BuildPreciseBox(ctx context.Context, c *host.Component, args PreciseArgs) (
 // into plain Go values as most backends do.
 type Vault struct{}
 
-var _ host.Resource = Vault{}
+var _ custom.Resource = Vault{}
 
 func vaultState(inputs property.Map) (property.Map, error) {
 	var args VaultArgs
@@ -227,26 +228,26 @@ func vaultState(inputs property.Map) (property.Map, error) {
 }
 
 // Create computes the outputs; the ID is the resource's name.
-func (Vault) Create(ctx context.Context, req host.CreateRequest) (host.CreateResponse, error) {
+func (Vault) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
 	out, err := vaultState(req.Inputs)
 	if err != nil {
-		return host.CreateResponse{}, err
+		return custom.CreateResponse{}, err
 	}
-	return host.CreateResponse{ID: resource.ID("vault-" + req.Name), Outputs: out}, nil
+	return custom.CreateResponse{ID: resource.ID("vault-" + req.Name), Outputs: out}, nil
 }
 
 // Read recomputes the outputs from the recorded inputs: nothing changes
 // out of band.
-func (Vault) Read(ctx context.Context, req host.ReadRequest) (host.ReadResponse, error) {
+func (Vault) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
 	out, err := vaultState(req.Inputs)
 	if err != nil {
-		return host.ReadResponse{}, err
+		return custom.ReadResponse{}, err
 	}
 	ins, err := vaultInputs(req.Inputs)
 	if err != nil {
-		return host.ReadResponse{}, err
+		return custom.ReadResponse{}, err
 	}
-	return host.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, nil
+	return custom.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, nil
 }
 
 // vaultInputs are the inputs as the backend sees them: decoded and encoded
@@ -260,14 +261,14 @@ func vaultInputs(inputs property.Map) (property.Map, error) {
 }
 
 // Update recomputes the outputs.
-func (Vault) Update(ctx context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
+func (Vault) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
 	out, err := vaultState(req.Inputs)
-	return host.UpdateResponse{Outputs: out}, err
+	return custom.UpdateResponse{Outputs: out}, err
 }
 
 // Delete has nothing to remove.
-func (Vault) Delete(ctx context.Context, req host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (Vault) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // RevealArgs are Box.reveal's arguments, a plain Go field.

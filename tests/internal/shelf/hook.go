@@ -6,6 +6,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 )
 
 // Tokens of the Hook component and its method.
@@ -38,7 +39,7 @@ type HookOutputs struct {
 func BuildHook(ctx context.Context, c *host.Component, args HookArgs) (HookOutputs, error) {
 	gate, err := c.Resolve(ctx, args.Gate)
 	if err != nil {
-		return HookOutputs{}, host.Errorf("gate", "%v", err)
+		return HookOutputs{}, diag.Errorf("gate", "%v", err)
 	}
 	label := property.New(property.Computed)
 	if gate.Known {

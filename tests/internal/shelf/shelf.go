@@ -9,6 +9,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -54,11 +56,11 @@ func Parameterize(_ context.Context, req host.ParameterizeRequest) (host.Paramet
 	version := req.Version
 	if req.Args != nil {
 		if len(req.Args) != 2 {
-			return host.Parameterized{}, host.Errorf("", "want two arguments, the kind and the section; got %q", req.Args)
+			return host.Parameterized{}, diag.Errorf("", "want two arguments, the kind and the section; got %q", req.Args)
 		}
 		param, version = Parameter{Kind: req.Args[0], Section: req.Args[1]}, KindVersion
 	} else if err := json.Unmarshal(req.Value, &param); err != nil {
-		return host.Parameterized{}, host.Errorf("", "parameter of %s: %v", req.Name, err)
+		return host.Parameterized{}, diag.Errorf("", "parameter of %s: %v", req.Name, err)
 	}
 	value, err := json.Marshal(param)
 	if err != nil {
@@ -92,20 +94,20 @@ func (i item) outputs(inputs property.Map) property.Map {
 	return inputs.Set("package", property.New(i.param.Kind+" "+i.version)).Set("section", property.New(i.param.Section))
 }
 
-func (i item) Create(_ context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: resource.ID("item-" + req.Name), Outputs: i.outputs(req.Inputs)}, nil
+func (i item) Create(_ context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: resource.ID("item-" + req.Name), Outputs: i.outputs(req.Inputs)}, nil
 }
 
-func (item) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (item) Read(_ context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
-func (i item) Update(_ context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: i.outputs(req.Inputs)}, nil
+func (i item) Update(_ context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: i.outputs(req.Inputs)}, nil
 }
 
-func (item) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (item) Delete(context.Context, custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // TagArgs are a Tag's inputs, and its state.
@@ -118,20 +120,20 @@ type TagArgs struct {
 // inputs.
 type stored struct{}
 
-func (stored) Create(_ context.Context, req host.CreateRequest) (host.CreateResponse, error) {
-	return host.CreateResponse{ID: resource.ID("tag-" + req.Name), Outputs: req.Inputs}, nil
+func (stored) Create(_ context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: resource.ID("tag-" + req.Name), Outputs: req.Inputs}, nil
 }
 
-func (stored) Read(_ context.Context, req host.ReadRequest) (host.ReadResponse, error) {
-	return host.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (stored) Read(_ context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
 }
 
-func (stored) Update(_ context.Context, req host.UpdateRequest) (host.UpdateResponse, error) {
-	return host.UpdateResponse{Outputs: req.Inputs}, nil
+func (stored) Update(_ context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	return custom.UpdateResponse{Outputs: req.Inputs}, nil
 }
 
-func (stored) Delete(context.Context, host.DeleteRequest) (host.DeleteResponse, error) {
-	return host.DeleteResponse{}, nil
+func (stored) Delete(context.Context, custom.DeleteRequest) (custom.DeleteResponse, error) {
+	return custom.DeleteResponse{}, nil
 }
 
 // ShelfArgs are a Shelf's inputs.

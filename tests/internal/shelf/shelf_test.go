@@ -3,6 +3,7 @@ package shelf_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/monitorclient"
 	"github.com/polyhost/polyhost/tests/internal/shelf"
@@ -72,7 +74,7 @@ func TestShelfRegistersParameterizedItemAndHiddenStamp(t *testing.T) {
 func TestParameterizedKindServesItem(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	srv := host.NewServer(newShelf(t))
+	srv := hosttest.NewServer(newShelf(t))
 	value, _ := json.Marshal(shelf.Parameter{Kind: "films", Section: "noir"})
 	if _, err := srv.Parameterize(ctx, &pulumirpc.ParameterizeRequest{Parameters: &pulumirpc.ParameterizeRequest_Value{
 		Value: &pulumirpc.ParameterizeRequest_ParametersValue{Name: "films", Version: "1.0.0", Value: value}}}); err != nil {
@@ -130,8 +132,8 @@ func TestHookHoldsAnotherPackagesGate(t *testing.T) {
 	}
 	sw, err := h.Call(ctx, hosttest.CallRequest{Token: shelf.HookSwitch, Self: hook.URN,
 		Args: property.NewMap(map[string]property.Value{"gate": back})})
-	if err != nil || len(sw.Failures) > 0 {
-		t.Fatalf("switch: %v %v", err, sw.Failures)
+	if err != nil {
+		t.Fatalf("switch: %v", err)
 	}
 	sameRef("switch's previous", sw.Return.Get("previous"), front)
 	sameRef("switch's gate", sw.Return.Get("gate"), back)
@@ -140,12 +142,13 @@ func TestHookHoldsAnotherPackagesGate(t *testing.T) {
 	want := "expected a reference to a portal:index/gate:Gate resource, got a shelf:index:Hook"
 	_, err = h.Construct(ctx, hosttest.ConstructRequest{Type: shelf.HookType, Name: "bad",
 		Inputs: property.NewMap(map[string]property.Value{"gate": other})})
-	if ie, ok := err.(*host.InputError); !ok || len(ie.Properties) != 1 || ie.Properties[0].Path != "gate" || ie.Properties[0].Reason != want {
+	if ie, ok := err.(*diag.InputError); !ok || len(ie.Failures) != 1 || ie.Failures[0].Property != "gate" || ie.Failures[0].Reason != want {
 		t.Errorf("a Hook given a Hook: %v, want an input error naming gate: %s", err, want)
 	}
-	sw, err = h.Call(ctx, hosttest.CallRequest{Token: shelf.HookSwitch, Self: hook.URN,
+	_, err = h.Call(ctx, hosttest.CallRequest{Token: shelf.HookSwitch, Self: hook.URN,
 		Args: property.NewMap(map[string]property.Value{"gate": other})})
-	if err != nil || len(sw.Failures) != 1 || sw.Failures[0].Path != "gate" || sw.Failures[0].Reason != want {
-		t.Errorf("switch to a Hook: %v %v, want a failure naming gate: %s", err, sw.Failures, want)
+	var fe *monitorclient.FailuresError
+	if !errors.As(err, &fe) || len(fe.Failures) != 1 || fe.Failures[0].Property != "gate" || fe.Failures[0].Reason != want {
+		t.Errorf("switch to a Hook: %v, want a failure naming gate: %s", err, want)
 	}
 }

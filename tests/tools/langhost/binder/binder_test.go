@@ -20,6 +20,7 @@ import (
 	"github.com/polyhost/polyhost"
 	"github.com/polyhost/polyhost/docs/authoring"
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/tests/internal/secretbox"
 	"github.com/polyhost/polyhost/tests/internal/shelf"
@@ -89,7 +90,7 @@ func parameterizedSchema(name string, opts []host.Option, args ...string) ([]byt
 		return nil, err
 	}
 	defer func() { _ = p.Close() }()
-	srv := host.NewServer(p)
+	srv := hosttest.NewServer(p)
 	ctx := context.Background()
 	if _, err := srv.Parameterize(ctx, &pulumirpc.ParameterizeRequest{Parameters: &pulumirpc.ParameterizeRequest_Args{
 		Args: &pulumirpc.ParameterizeRequest_ParametersArgs{Args: args}}}); err != nil {

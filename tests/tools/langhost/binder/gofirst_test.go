@@ -7,6 +7,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
 )
 
 // The garden package says, in Go, each thing a schema built from Go types
@@ -87,7 +88,7 @@ type ShedState struct {
 	Code string `pulumi:"code,secret"`
 }
 
-type shed struct{ host.Resource }
+type shed struct{ custom.Resource }
 
 type WaterArgs struct {
 	Litres float64 `pulumi:"litres"`

@@ -10,7 +10,8 @@ import (
 // to load), as files the tests embed or compare with what they build: the
 // host's test packages, schema-first and Go-first, and the schema of the
 // package polyup new creates.
-var testSchemaDirs = []string{"host/testdata/schemas", "host/gosdk/testdata", "host/schema/testdata",
+var testSchemaDirs = []string{"host/testdata/schemas", "host/internal/core/testdata/schemas", "host/internal/rpc/testdata/schemas",
+	"host/gosdk/testdata", "host/schema/testdata",
 	"host/schemagen/testdata/schemas", "internal/starter/testdata"}
 
 // TestTestSchemasBind binds every schema the host's unit tests use with

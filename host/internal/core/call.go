@@ -1,0 +1,168 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/typed"
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// Method serves one method of a component with its arguments raw.
+type Method func(ctx context.Context, self *Component, args property.Map) (property.Map, error)
+
+// singleResultKey is where a method that returns a single value (not a
+// struct) puts it, the key the Pulumi SDKs use.
+const singleResultKey = "res"
+
+// encodeResult encodes a method's result: a struct field by field, anything
+// else under singleResultKey.
+func encodeResult(r any) (property.Map, error) {
+	if v, ok := r.(property.Value); ok {
+		return property.NewMap(map[string]property.Value{singleResultKey: v}), nil
+	}
+	if m, err := typed.Encode(r); err == nil {
+		return m, nil
+	}
+	v, err := property.Any(r)
+	if err != nil {
+		return property.Map{}, fmt.Errorf("encoding the result: %w", err)
+	}
+	return property.NewMap(map[string]property.Value{singleResultKey: v}), nil
+}
+
+// CallRequest is a Call, off the wire.
+type CallRequest struct {
+	Info        StackInfo
+	MonitorAddr string
+	Token       string
+	Args        property.Map // __self__ included, with argDependencies as markers
+}
+
+// CallResponse is what a Call answers: the method's results, or the
+// arguments it refused.
+type CallResponse struct {
+	Return             property.Map
+	ReturnDependencies map[string][]urn.URN
+	Failures           []diag.CheckFailure
+}
+
+// Call runs a method of a component; its errors and failures are redacted.
+// The organization and the secret config keys the engine leaves out of a
+// Call come from the monitor.
+func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, error) {
+	p.completeCallInfo(ctx, &req)
+	resp, err := p.call(ctx, req)
+	if err != nil {
+		return resp, p.Failed(ctx, err, req.Token, "", req.Args, req.Info.Config)
+	}
+	resp.Failures = redacted(resp.Failures, req.Args, req.Info.Config)
+	return resp, nil
+}
+
+// completeCallInfo fills in the organization and the secret config keys
+// of a Call from the monitor's GetDeploymentInfo when the request lacks
+// them: the engine leaves both out of CallRequest, and without the keys a
+// method would read secret stack config as plain.
+func (p *Provider) completeCallInfo(ctx context.Context, req *CallRequest) {
+	if req.Info.Organization != "" && property.New(req.Info.Config).HasSecrets() {
+		return
+	}
+	info, ok := p.DeploymentInfo(ctx, req.MonitorAddr)
+	if !ok {
+		return
+	}
+	if req.Info.Organization == "" {
+		req.Info.Organization = info.Organization
+	}
+	if !property.New(req.Info.Config).HasSecrets() {
+		req.Info.Config = markSecret(req.Info.Config, info.ConfigSecretKeys)
+	}
+}
+
+// call runs a method of a component.
+func (p *Provider) call(ctx context.Context, req CallRequest) (CallResponse, error) {
+	fn, ok := p.methods[req.Token]
+	if !ok {
+		return CallResponse{}, unknownToken(p, "method", req.Token, p.methods)
+	}
+	selfValue, args, failures := p.callArgs(req)
+	if len(failures) > 0 {
+		return CallResponse{Failures: failures}, nil
+	}
+	monitor, err := p.monitors.Get(ctx, req.MonitorAddr)
+	if err != nil {
+		return CallResponse{}, &diag.StepError{Token: req.Token, Step: "connect to the resource monitor", Err: err}
+	}
+	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token,
+		pending: &sync.WaitGroup{}, secrets: newSecretSet(req.Info.Config), inputSecrets: newSecretSet(args)}
+	resolved, err := self.Resolve(ctx, selfValue)
+	if err != nil {
+		return CallResponse{Failures: []diag.CheckFailure{{Property: "__self__", Reason: err.Error()}}}, nil
+	}
+	if want, _, _ := strings.Cut(req.Token, "/"); resolved.Type != want {
+		return CallResponse{Failures: []diag.CheckFailure{{Property: "__self__", Reason: fmt.Sprintf("%s is a method of %s, called on a %s", req.Token, want, resolved.Type)}}}, nil
+	}
+	if !resolved.Known {
+		return CallResponse{}, &diag.StepError{Token: req.Token, Step: diag.StepCall, Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
+	}
+	self.urn, self.name, self.typ, self.state = resolved.URN, resolved.URN.Name(), resolved.Type, resolved.State
+	// A state secret read into a plain Go value is secret again in results
+	// and children's inputs.
+	self.secrets = newSecretSet(req.Info.Config, resolved.State)
+	self.prio = p.constructs.Add(1)
+	if n := req.Info.Parallel; n > 0 {
+		p.window.grow(n)
+		self.window = p.window
+	}
+	out, err := runSafely(ctx, req.Token, self.name, func(ctx context.Context) (property.Map, error) {
+		return fn(ctx, self, args)
+	})
+	self.pending.Wait()
+	if ie, ok := asInputError(err); ok {
+		return CallResponse{Failures: ie.Failures}, nil
+	}
+	if err != nil {
+		if se, ok := err.(*diag.StepError); ok && se.Token == req.Token && se.Step == diag.StepConstruct {
+			se.Step = diag.StepCall
+		}
+		return CallResponse{}, err
+	}
+	out = self.markSecrets(out)
+	if err := p.checkOutputs(ctx, req.Token, self.name, self.urn, out); err != nil {
+		return CallResponse{}, err
+	}
+	return CallResponse{Return: out, ReturnDependencies: monitorclient.DependencyMap(out)}, nil
+}
+
+// callArgs splits a Call's arguments into the component it is called on
+// and the method's own arguments, which it checks against the schema.
+func (p *Provider) callArgs(req CallRequest) (self property.Value, args property.Map, failures []diag.CheckFailure) {
+	self, hasSelf := req.Args.GetOk("__self__")
+	args = req.Args.Delete("__self__")
+	if !hasSelf || self.IsNull() {
+		return self, args, []diag.CheckFailure{{Property: "__self__", Reason: "missing: a method needs the component it is called on"}}
+	}
+	return self, args, p.checkArgs(req.Token, args)
+}
+
+// checkArgs validates method arguments against the method's function schema.
+func (p *Provider) checkArgs(token string, args property.Map) []diag.CheckFailure {
+	if p.schema == nil {
+		return nil
+	}
+	fn, ok := p.schema.Function(token)
+	if !ok || fn.Inputs == nil {
+		return nil
+	}
+	inputs := *fn.Inputs
+	inputs.Properties = withoutKey(inputs.Properties, "__self__")
+	inputs.Required = without(inputs.Required, "__self__")
+	return p.schema.Check(inputs, args)
+}

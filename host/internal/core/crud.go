@@ -1,0 +1,347 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/schema"
+)
+
+// resource finds the backend for a type token.
+func (p *Provider) resource(token string) (custom.Resource, error) {
+	r, ok := p.resources[token]
+	if !ok {
+		return nil, unknownToken(p, "resource type", token, p.resources)
+	}
+	return r, nil
+}
+
+// resourceSchema is the schema of a custom resource, if the package has one.
+func (p *Provider) resourceSchema(token string) (schema.Resource, bool) {
+	if p.schema == nil {
+		return schema.Resource{}, false
+	}
+	return p.schema.Resource(token)
+}
+
+// The CRUD requests of a custom resource: each is given the provider's
+// configuration, and answers with its errors and failures redacted of the
+// secrets of the request (as Failed and printable say). A partial create
+// or update keeps its ID and state.
+
+// Check checks the inputs of a resource.
+func (p *Provider) Check(ctx context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
+	req.Config = p.Config()
+	resp, err := p.check(ctx, req)
+	if err != nil {
+		return resp, p.Failed(ctx, err, "", "", req.OldInputs, req.Inputs, req.Config)
+	}
+	resp.Failures = printable(resp.Failures, req.Inputs, resp.Inputs, req.OldInputs, req.Config)
+	return resp, nil
+}
+
+// Diff compares a resource's state with new inputs.
+func (p *Provider) Diff(ctx context.Context, req custom.DiffRequest) (custom.DiffResponse, error) {
+	req.Config = p.Config()
+	resp, err := p.diff(ctx, req)
+	if err != nil {
+		return resp, p.Failed(ctx, err, "", "", req.OldInputs, req.OldOutputs, req.Inputs, req.Config)
+	}
+	return resp, nil
+}
+
+// Create creates a resource; in a preview it answers without the backend.
+func (p *Provider) Create(ctx context.Context, req custom.CreateRequest, preview bool) (custom.CreateResponse, error) {
+	req.Config = p.Config()
+	resp, err := p.create(ctx, req, preview)
+	if err != nil {
+		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.Config)
+	}
+	return resp, nil
+}
+
+// Read reads a resource's live state.
+func (p *Provider) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	req.Config = p.Config()
+	resp, err := p.read(ctx, req)
+	if err != nil {
+		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.Outputs, req.Config)
+	}
+	return resp, nil
+}
+
+// Update updates a resource in place; in a preview it answers without the
+// backend.
+func (p *Provider) Update(ctx context.Context, req custom.UpdateRequest, preview bool) (custom.UpdateResponse, error) {
+	req.Config = p.Config()
+	resp, err := p.update(ctx, req, preview)
+	if err != nil {
+		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.OldOutputs, req.Config)
+	}
+	return resp, nil
+}
+
+// Delete deletes a resource.
+func (p *Provider) Delete(ctx context.Context, req custom.DeleteRequest) error {
+	req.Config = p.Config()
+	if err := p.delete(ctx, req); err != nil {
+		return p.Failed(ctx, err, "", "", req.Inputs, req.Outputs, req.Config)
+	}
+	return nil
+}
+
+func (p *Provider) check(ctx context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return custom.CheckResponse{}, err
+	}
+	if rc, ok := r.(custom.ResourceWithCheck); ok {
+		return rc.Check(ctx, req)
+	}
+	spec, ok := p.resourceSchema(req.Type)
+	if !ok {
+		return custom.CheckResponse{Inputs: req.Inputs}, nil
+	}
+	inputs := applyDefaults(spec.InputProperties, req.Inputs)
+	return custom.CheckResponse{Inputs: inputs, Failures: p.schema.Check(spec.Inputs(), inputs)}, nil
+}
+
+// applyDefaults fills schema defaults for absent inputs and marks inputs
+// the schema declares secret.
+func applyDefaults(props map[string]schema.Property, inputs property.Map) property.Map {
+	for name, prop := range props {
+		v, has := inputs.GetOk(name)
+		if (!has || v.IsNull()) && prop.Default != nil {
+			if dv, err := property.Any(prop.Default); err == nil {
+				inputs = inputs.Set(name, dv)
+			}
+		}
+		if v, has := inputs.GetOk(name); has && prop.Secret {
+			inputs = inputs.Set(name, v.WithSecret(true))
+		}
+	}
+	return inputs
+}
+
+func (p *Provider) diff(ctx context.Context, req custom.DiffRequest) (custom.DiffResponse, error) {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return custom.DiffResponse{}, err
+	}
+	if rd, ok := r.(custom.ResourceWithDiff); ok {
+		return rd.Diff(ctx, req)
+	}
+	spec, _ := p.resourceSchema(req.Type)
+	return defaultDiff(spec, req), nil
+}
+
+// defaultDiff compares old and new inputs key by key. A change to a
+// property marked replaceOnChanges in the schema replaces the resource;
+// keys in IgnoreChanges are skipped.
+func defaultDiff(spec schema.Resource, req custom.DiffRequest) custom.DiffResponse {
+	olds := req.OldInputs
+	resp := custom.DiffResponse{Changes: map[string]custom.DiffKind{}}
+	keys := map[string]bool{}
+	for k := range olds.All {
+		keys[k] = true
+	}
+	for k := range req.Inputs.All {
+		keys[k] = true
+	}
+	for k := range keys {
+		if slices.Contains(req.IgnoreChanges, k) {
+			continue
+		}
+		o, hasOld := olds.GetOk(k)
+		n, hasNew := req.Inputs.GetOk(k)
+		if hasOld && hasNew && o.Equals(n) {
+			continue
+		}
+		replace := spec.InputProperties[k].ReplaceOnChanges || spec.InputProperties[k].WillReplaceOnChanges
+		var kind custom.DiffKind
+		switch {
+		case !hasOld:
+			kind = pick(replace, custom.DiffAddReplace, custom.DiffAdd)
+		case !hasNew:
+			kind = pick(replace, custom.DiffDeleteReplace, custom.DiffDelete)
+		default:
+			kind = pick(replace, custom.DiffUpdateReplace, custom.DiffUpdate)
+		}
+		resp.Changes[k] = kind
+		if replace {
+			resp.Replaces = append(resp.Replaces, k)
+		}
+	}
+	sort.Strings(resp.Replaces)
+	resp.HasChanges = len(resp.Changes) > 0
+	return resp
+}
+
+func pick[T any](cond bool, a, b T) T {
+	if cond {
+		return a
+	}
+	return b
+}
+
+// warnUndeclaredState warns of a custom resource's outputs that its schema
+// does not declare. They are recorded all the same: the resource exists.
+func (p *Provider) warnUndeclaredState(ctx context.Context, info custom.ResourceInfo, outputs property.Map) {
+	if c, ok := p.contracts[info.Type]; ok && c.resource {
+		p.warnUndeclared(ctx, info.Type, info.URN, *c.outputs, outputs)
+	}
+}
+
+// withTimeout bounds a backend call by the request's timeout, if any;
+// without one it is ctx itself.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return ctx, noCancel
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+func noCancel() {}
+
+func (p *Provider) create(ctx context.Context, req custom.CreateRequest, preview bool) (custom.CreateResponse, error) {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return custom.CreateResponse{}, err
+	}
+	if preview {
+		return custom.CreateResponse{Outputs: p.previewOutputs(req.Type, req.Inputs)}, nil
+	}
+	ctx, cancel := withTimeout(ctx, req.Timeout)
+	defer cancel()
+	resp, err := r.Create(ctx, req)
+	if err != nil {
+		return resp, p.partial(req.Type, req.Inputs, err)
+	}
+	if resp.ID == "" {
+		return resp, fmt.Errorf("%s %q: backend created a resource without an ID", req.Type, req.Name)
+	}
+	resp.Outputs = p.secretOutputs(req.Type, req.Inputs, resp.Outputs)
+	p.warnUndeclaredState(ctx, req.ResourceInfo, resp.Outputs)
+	return resp, nil
+}
+
+func (p *Provider) update(ctx context.Context, req custom.UpdateRequest, preview bool) (custom.UpdateResponse, error) {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return custom.UpdateResponse{}, err
+	}
+	if preview {
+		return custom.UpdateResponse{Outputs: p.previewOutputs(req.Type, req.Inputs)}, nil
+	}
+	ctx, cancel := withTimeout(ctx, req.Timeout)
+	defer cancel()
+	resp, err := r.Update(ctx, req)
+	if err != nil {
+		return resp, p.partial(req.Type, req.Inputs, err)
+	}
+	resp.Outputs = p.secretOutputs(req.Type, req.Inputs, resp.Outputs)
+	p.warnUndeclaredState(ctx, req.ResourceInfo, resp.Outputs)
+	return resp, nil
+}
+
+func (p *Provider) read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return custom.ReadResponse{}, err
+	}
+	resp, err := r.Read(ctx, req)
+	if pe, ok := err.(*custom.PartialError); ok {
+		_, pe.Outputs = p.readSecrets(req, property.Map{}, pe.Outputs)
+	}
+	if err != nil || resp.ID == "" {
+		return resp, err
+	}
+	resp.Inputs, resp.Outputs = p.readSecrets(req, resp.Inputs, resp.Outputs)
+	p.warnUndeclaredState(ctx, req.ResourceInfo, resp.Outputs)
+	return resp, nil
+}
+
+// readSecrets keeps secretness across a Read, whose backend answers with
+// plain values: the engine stores the answer as is. A top-level key holding
+// a secret anywhere in the old inputs (old outputs) is secret in the new
+// inputs (outputs), as are the schema's secret properties; outputs also
+// follow their same-named input.
+func (p *Provider) readSecrets(req custom.ReadRequest, inputs, outputs property.Map) (property.Map, property.Map) {
+	spec, _ := p.resourceSchema(req.Type)
+	for k, v := range inputs.All {
+		if spec.InputProperties[k].Secret || secretKey(k, req.Inputs) {
+			inputs = inputs.Set(k, v.WithSecret(true))
+		}
+	}
+	for k, v := range outputs.All {
+		if secretKey(k, req.Inputs, req.Outputs) {
+			outputs = outputs.Set(k, v.WithSecret(true))
+		}
+	}
+	return inputs, p.secretOutputs(req.Type, inputs, outputs, req.Inputs)
+}
+
+func (p *Provider) delete(ctx context.Context, req custom.DeleteRequest) error {
+	r, err := p.resource(req.Type)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := withTimeout(ctx, req.Timeout)
+	defer cancel()
+	_, err = r.Delete(ctx, req)
+	return err
+}
+
+// partial keeps the secretness rules on the state of a partial failure.
+func (p *Provider) partial(token string, inputs property.Map, err error) error {
+	if pe, ok := err.(*custom.PartialError); ok {
+		pe.Outputs = p.secretOutputs(token, inputs, pe.Outputs)
+	}
+	return err
+}
+
+// previewOutputs is what a preview shows: the new inputs, and unknown for
+// every output only known after apply.
+func (p *Provider) previewOutputs(token string, inputs property.Map) property.Map {
+	spec, _ := p.resourceSchema(token)
+	out := map[string]property.Value{}
+	for k, v := range inputs.All {
+		out[k] = v
+	}
+	for k := range spec.Properties {
+		if _, isInput := spec.InputProperties[k]; isInput {
+			continue
+		}
+		out[k] = property.New(property.Computed)
+	}
+	return p.secretOutputs(token, inputs, property.NewMap(out))
+}
+
+// secretOutputs marks outputs secret that the schema declares secret or
+// whose same-named input was secret.
+//
+// Unless the backend marks its secrets itself ([custom.ResourceWithExactSecrets]),
+// every output is secret once any input (or, on Read, old input) is: the
+// host cannot tell which outputs were computed from it.
+func (p *Provider) secretOutputs(token string, inputs, outputs property.Map, oldInputs ...property.Map) property.Map {
+	if exact, ok := p.resources[token].(custom.ResourceWithExactSecrets); !ok || !exact.ExactSecrets() {
+		for _, m := range append(oldInputs, inputs) {
+			if property.New(m).HasSecrets() {
+				return allSecret(outputs)
+			}
+		}
+	}
+	spec, _ := p.resourceSchema(token)
+	for k, v := range outputs.All {
+		if spec.Properties[k].Secret || inputs.Get(k).Secret() {
+			outputs = outputs.Set(k, v.WithSecret(true))
+		}
+	}
+	return outputs
+}

@@ -1,0 +1,127 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/schema"
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// Running author code: what it takes checked against the schema, the code
+// run so that a panic fails only that call, what it gives checked again.
+
+// contract is what the schema says a token takes and gives: a resource's
+// inputs and outputs, a function's or method's arguments and results.
+// Finish reads them from the schema once.
+type contract struct {
+	inputs, outputs *schema.Object
+	resource        bool
+}
+
+// contractsOf are the contracts of every resource and function of s.
+func contractsOf(s *schema.Package) map[string]contract {
+	out := map[string]contract{}
+	if s == nil {
+		return out
+	}
+	for tok, r := range s.Resources {
+		in := r.Inputs()
+		out[tok] = contract{inputs: &in, outputs: &r.Object, resource: true}
+	}
+	for tok, fn := range s.Functions {
+		out[tok] = contract{inputs: fn.Inputs, outputs: fn.Outputs}
+	}
+	return out
+}
+
+// checkInputs validates component inputs against the schema, when there is one.
+func (p *Provider) checkInputs(token string, inputs property.Map) error {
+	c := p.contracts[token]
+	if !c.resource || c.inputs == nil {
+		return nil
+	}
+	failures := p.schema.Check(*c.inputs, inputs)
+	if len(failures) == 0 {
+		return nil
+	}
+	// The engine names the resource and its type before this message.
+	return &diag.InputError{Message: "invalid inputs", Failures: failures}
+}
+
+// runSafely runs author code, turning a panic into a StepError so one bad
+// call cannot take the provider down.
+func runSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = PanicError(token, name, diag.StepConstruct, r)
+		}
+	}()
+	out, err = f(ctx)
+	if err != nil {
+		if _, ok := err.(*diag.StepError); !ok {
+			if _, isInput := asInputError(err); !isInput {
+				err = &diag.StepError{Token: token, Name: name, Step: diag.StepConstruct, Err: err}
+			}
+		}
+	}
+	return out, err
+}
+
+// PanicError records a panic r in component code, with where it happened.
+func PanicError(token, name, step string, r any) *diag.StepError {
+	return &diag.StepError{Token: token, Name: name, Step: step, Panic: true,
+		Err: fmt.Errorf("%v", r), Stack: debug.Stack()}
+}
+
+// checkOutputs validates what a component or method returned against the
+// schema, when there is one. A mismatch is the author's mistake, not the
+// user's, so it is a StepError naming each property. Outputs the schema does
+// not declare only get a warning: no generated SDK can read them.
+func (p *Provider) checkOutputs(ctx context.Context, token, name string, u urn.URN, outputs property.Map) error {
+	obj := p.contracts[token].outputs
+	if obj == nil {
+		return nil
+	}
+	p.warnUndeclared(ctx, token, u, *obj, outputs)
+	declared := map[string]property.Value{}
+	for k, v := range outputs.AllStable {
+		if _, ok := obj.Properties[k]; ok {
+			declared[k] = v
+		}
+	}
+	var msgs []string
+	for _, f := range p.schema.Check(*obj, property.NewMap(declared)) {
+		reason := f.Reason
+		if secretAt(f.Property, outputs) {
+			reason = "does not match the schema" // the reason may quote the secret
+		}
+		msgs = append(msgs, f.Property+": "+reason)
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return &diag.StepError{Token: token, Name: name, Step: "check outputs against the schema", Err: errors.New(strings.Join(msgs, "; "))}
+}
+
+// warnUndeclared warns of outputs obj does not declare: no generated SDK
+// can read them.
+func (p *Provider) warnUndeclared(ctx context.Context, token string, u urn.URN, obj schema.Object, outputs property.Map) {
+	var extra []string
+	for k := range outputs.AllStable {
+		if _, ok := obj.Properties[k]; !ok {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		p.Log(ctx, monitorclient.SeverityWarning, u, fmt.Sprintf("%s returned outputs its schema does not declare, which SDKs cannot read: %s",
+			token, strings.Join(extra, ", ")))
+	}
+}

@@ -1,0 +1,330 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/monitorclient"
+)
+
+// minSecretLen is the shortest secret text redacted from messages; shorter
+// ones would garble ordinary words.
+const minSecretLen = 3
+
+// secretTexts collects the plaintext of every secret in ms, as error
+// messages might print it: strings as they are, numbers as Go prints them.
+func secretTexts(ms ...property.Map) []string {
+	var out []string
+	var walk func(v property.Value, secret bool)
+	walk = func(v property.Value, secret bool) {
+		secret = secret || v.Secret()
+		switch {
+		case v.IsArray():
+			for _, e := range v.AsArray().All {
+				walk(e, secret)
+			}
+		case v.IsMap():
+			for _, e := range v.AsMap().All {
+				walk(e, secret)
+			}
+		case !secret:
+		case v.IsString():
+			out = append(out, v.AsString())
+		case v.IsNumber():
+			n := v.AsNumber()
+			out = append(out, strconv.FormatFloat(n, 'f', -1, 64), strconv.FormatFloat(n, 'g', -1, 64))
+		}
+	}
+	for _, m := range ms {
+		for _, v := range m.All {
+			walk(v, false)
+		}
+	}
+	return out
+}
+
+// redact replaces each secret text in s by [secret], longest first.
+func redact(s string, secrets []string) string {
+	sorted := slices.SortedFunc(slices.Values(secrets), func(a, b string) int { return len(b) - len(a) })
+	for _, sec := range sorted {
+		if len(sec) >= minSecretLen {
+			s = strings.ReplaceAll(s, sec, "[secret]")
+		}
+	}
+	return s
+}
+
+// redactErr returns err with every secret text removed from what the user
+// will read, keeping the error's kind (input error, partial create).
+func redactErr(err error, secrets []string) error {
+	if err == nil || len(secrets) == 0 {
+		return err
+	}
+	var pe *custom.PartialError
+	if errors.As(err, &pe) {
+		// First: a partial create's ID and state must reach the engine,
+		// whatever error it carries.
+		return &custom.PartialError{ID: pe.ID, Outputs: pe.Outputs, Err: redactErr(pe.Err, secrets)}
+	}
+	if ie, ok := asInputError(err); ok {
+		out := &diag.InputError{Message: redact(ie.Message, secrets)}
+		for _, f := range ie.Failures {
+			out.Failures = append(out.Failures, diag.CheckFailure{Property: f.Property, Reason: redact(f.Reason, secrets)})
+		}
+		if err == error(ie) {
+			return out
+		}
+		// Keep the context it was wrapped in, and that it was wrapped.
+		return &wrappedError{msg: redact(err.Error(), secrets), err: out}
+	}
+	return errors.New(redact(err.Error(), secrets))
+}
+
+// wrappedError is a redacted error text around the redacted error it wraps.
+type wrappedError struct {
+	msg string
+	err error
+}
+
+func (e *wrappedError) Error() string { return e.msg }
+func (e *wrappedError) Unwrap() error { return e.err }
+
+// secretSet holds the plaintext strings of a request's secrets. Author code
+// may decode a secret into a plain Go field; when that text reappears in a
+// child's inputs or in outputs, alone or inside a longer string (a URL, a
+// greeting), mark restores its secretness.
+type secretSet map[string]bool
+
+func newSecretSet(ms ...property.Map) secretSet {
+	var set secretSet
+	for _, s := range secretTexts(ms...) {
+		if len(s) < minSecretLen {
+			continue
+		}
+		if set == nil {
+			set = secretSet{}
+		}
+		set[s] = true
+	}
+	return set
+}
+
+// mark makes every string in m that contains a secret's plaintext secret.
+func (set secretSet) mark(m property.Map) property.Map {
+	if len(set) == 0 {
+		return m
+	}
+	out := make(map[string]property.Value, m.Len())
+	for k, v := range m.All {
+		out[k] = set.markValue(v)
+	}
+	return property.NewMap(out)
+}
+
+func (set secretSet) markValue(v property.Value) property.Value {
+	switch {
+	case v.IsString() && set.within(v.AsString()):
+		return v.WithSecret(true)
+	case v.IsArray():
+		arr := make([]property.Value, 0, v.AsArray().Len())
+		for _, e := range v.AsArray().All {
+			arr = append(arr, set.markValue(e))
+		}
+		return property.WithGoValue(v, arr)
+	case v.IsMap():
+		m := make(map[string]property.Value, v.AsMap().Len())
+		for k, e := range v.AsMap().All {
+			m[k] = set.markValue(e)
+		}
+		return property.WithGoValue(v, m)
+	}
+	return v
+}
+
+// within reports whether s contains a secret's plaintext.
+func (set secretSet) within(s string) bool {
+	if set[s] {
+		return true
+	}
+	for sec := range set {
+		if strings.Contains(s, sec) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretAt reports whether any of ms holds a secret at path (a property
+// path such as `pages["a.html"]` or `labels.site`), on the way to it or in
+// the value there; the empty path means anywhere. The engine prints the
+// input at a failure's path beside the failure, secret or not, so failures
+// about such properties name them in their text instead.
+func secretAt(path string, ms ...property.Map) bool {
+	p, err := resource.ParsePropertyPath(path)
+	if err != nil {
+		return false
+	}
+	for _, m := range ms {
+		if secretOnPath(property.New(m), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretKey reports whether any of ms holds a secret under the top-level
+// key k.
+func secretKey(k string, ms ...property.Map) bool {
+	for _, m := range ms {
+		if v, ok := m.GetOk(k); ok && v.HasSecrets() {
+			return true
+		}
+	}
+	return false
+}
+
+// secretOnPath walks v along p, dependencies aside.
+func secretOnPath(v property.Value, p resource.PropertyPath) bool {
+	for _, seg := range p {
+		if v.Secret() {
+			return true
+		}
+		switch seg := seg.(type) {
+		case string:
+			if !v.IsMap() {
+				return false
+			}
+			next, ok := v.AsMap().GetOk(seg)
+			if !ok {
+				return false
+			}
+			v = next
+		case int:
+			if !v.IsArray() || seg < 0 || seg >= v.AsArray().Len() {
+				return false
+			}
+			v = v.AsArray().Get(seg)
+		default:
+			return false
+		}
+	}
+	return v.HasSecrets()
+}
+
+// What the core returns reaches the engine as it is: every error and
+// failure of a request has the request's secrets redacted, here, once.
+
+// Failed is err as a request whose values are ins answers it: the stack of
+// a panic in author code logged at debug level (the user's error says only
+// what panicked, and where); a StepError about token (and name, if set)
+// without them, as the engine prints them itself; and every secret text of
+// ins redacted.
+func (p *Provider) Failed(ctx context.Context, err error, token, name string, ins ...property.Map) error {
+	secrets := secretTexts(ins...)
+	var se *diag.StepError
+	panicked := errors.As(err, &se) && se.Panic && len(se.Stack) > 0
+	if token != "" {
+		err = engineNamed(err, token, name)
+	}
+	out := redactErr(err, secrets)
+	if panicked {
+		p.Log(ctx, monitorclient.SeverityDebug, "", redact(se.Error()+"\n"+string(se.Stack), secrets))
+	}
+	return out
+}
+
+// engineNamed returns err as the engine should get it when it prints token,
+// and name if not empty, before the message itself: a StepError about that
+// resource without them. Other errors, about a nested component say, are
+// left whole.
+func engineNamed(err error, token, name string) error {
+	se, ok := err.(*diag.StepError)
+	if !ok || se.Token != token || (name != "" && se.Name != name) {
+		return err
+	}
+	short := *se
+	short.Token = ""
+	if name != "" {
+		short.Name = ""
+	}
+	return &short
+}
+
+// constructInputError is a Construct's InputError as the engine prints it:
+// the summary, then each failure on a line of its own with the value of
+// that input (all of them for an empty path). So a failure about a
+// property that holds a secret in inputs, or with no path, goes into the
+// summary instead, and so does the context the InputError was wrapped in.
+// Other errors are left as they are.
+func constructInputError(err error, inputs property.Map) error {
+	ie, ok := asInputError(err)
+	if !ok {
+		return err
+	}
+	msg := ie.Message
+	if outer := err.Error(); outer != ie.Error() {
+		prefix, ok := strings.CutSuffix(outer, ie.Error())
+		if !ok {
+			prefix = outer + ": " // wrapped some other way: the whole text, then the details
+		}
+		msg = prefix + msg
+	}
+	if msg == "" {
+		msg = "invalid inputs"
+	}
+	out := &diag.InputError{}
+	for _, f := range ie.Failures {
+		if f.Property == "" || secretAt(f.Property, inputs) {
+			msg += "; " + f.String()
+			continue
+		}
+		out.Failures = append(out.Failures, f)
+	}
+	out.Message = msg
+	return out
+}
+
+// printable are failures as the engine may print them: redacted of the
+// secrets of ins, and a failure about a property that holds a secret (the
+// engine prints the input under its top-level key beside it) names it in
+// its reason instead.
+func printable(fs []diag.CheckFailure, ins ...property.Map) []diag.CheckFailure {
+	if len(fs) == 0 {
+		return nil
+	}
+	secrets := secretTexts(ins...)
+	out := make([]diag.CheckFailure, 0, len(fs))
+	for _, f := range fs {
+		cf := diag.CheckFailure{Property: f.Property, Reason: redact(f.Reason, secrets)}
+		if f.Property != "" && (secretAt(f.Property, ins...) || secretKey(f.Property, ins...)) {
+			cf.Property, cf.Reason = "", f.Property+": "+cf.Reason
+		}
+		out = append(out, cf)
+	}
+	return out
+}
+
+// redacted are failures with the secrets of ins redacted from their
+// reasons.
+func redacted(fs []diag.CheckFailure, ins ...property.Map) []diag.CheckFailure {
+	secrets := secretTexts(ins...)
+	out := make([]diag.CheckFailure, len(fs))
+	for i, f := range fs {
+		out[i] = diag.CheckFailure{Property: f.Property, Reason: redact(f.Reason, secrets)}
+	}
+	return out
+}
+
+// asInputError finds an InputError anywhere in err's chain.
+func asInputError(err error) (*diag.InputError, bool) {
+	var ie *diag.InputError
+	return ie, errors.As(err, &ie)
+}

@@ -1,0 +1,78 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/internal/wire"
+)
+
+func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumirpc.CallResponse, error) {
+	creq, err := FromCallRequest(req)
+	if err != nil {
+		return &pulumirpc.CallResponse{Failures: ToCheckFailures(malformedArguments(err))}, nil
+	}
+	p := s.serving()
+	if b := p.BridgedCall(creq.Token); b != nil {
+		resp, failures, err := p.CallBridged(ctx, creq, b, req, bridgedResults)
+		switch {
+		case err != nil:
+			return nil, toStatus(err)
+		case failures != nil:
+			return &pulumirpc.CallResponse{Failures: ToCheckFailures(failures)}, nil
+		}
+		return resp.(*pulumirpc.CallResponse), nil
+	}
+	resp, err := p.Call(ctx, creq)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out, err := ToCallResponse(resp, s.byteStrings.Load())
+	if err != nil {
+		return nil, toStatus(p.Failed(ctx, err, "", "", creq.Args))
+	}
+	return out, nil
+}
+
+// bridgedResults reads the return values of a Call's answer from the Go
+// SDK, or says it failed.
+func bridgedResults(resp any) (property.Map, bool, error) {
+	r := resp.(*pulumirpc.CallResponse)
+	if len(r.GetFailures()) > 0 {
+		return property.Map{}, true, nil
+	}
+	ret, err := fromWire(r.GetReturn())
+	return ret, false, err
+}
+
+// malformedArguments is the failure for arguments that do not decode, at
+// the argument whose value is malformed.
+func malformedArguments(err error) []diag.CheckFailure {
+	f := diag.CheckFailure{Reason: "malformed arguments: " + err.Error()}
+	var ke *wire.KeyError
+	if errors.As(err, &ke) {
+		f.Property = ke.Key
+	}
+	return []diag.CheckFailure{f}
+}
+
+func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {
+	ireq, err := FromInvokeRequest(req)
+	if err != nil {
+		return &pulumirpc.InvokeResponse{Failures: ToCheckFailures(malformedArguments(err))}, nil
+	}
+	p := s.serving()
+	resp, err := p.Invoke(ctx, ireq)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out, err := ToInvokeResponse(resp, s.byteStrings.Load())
+	if err != nil {
+		return nil, toStatus(p.Failed(ctx, err, "", "", ireq.Args))
+	}
+	return out, nil
+}
