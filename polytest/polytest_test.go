@@ -99,3 +99,24 @@ func TestPulumiCondition(t *testing.T) {
 		t.Errorf("an unknown condition: no error")
 	}
 }
+
+// WithCondition answers what the kit does not know, and only that.
+func TestAuthorCondition(t *testing.T) {
+	asked := []string{}
+	p := Params(t, "testdata", WithPlugins(), WithCondition(func(cond string) (bool, error) {
+		asked = append(asked, cond)
+		return cond == "cloud", nil
+	}))
+	if ok, err := p.Condition("cloud"); !ok || err != nil {
+		t.Errorf("[cloud]: %v, %v; want the author's true", ok, err)
+	}
+	if ok, err := p.Condition("offline"); ok || err != nil {
+		t.Errorf("[offline]: %v, %v; want the author's false", ok, err)
+	}
+	if _, err := p.Condition("node"); err != nil {
+		t.Errorf("[node]: %v", err)
+	}
+	if !slices.Equal(asked, []string{"cloud", "offline"}) {
+		t.Errorf("the author's function was asked %q, want only the conditions the kit does not know", asked)
+	}
+}
