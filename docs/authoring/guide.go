@@ -111,9 +111,14 @@ type WordCountResult struct {
 	Words int `pulumi:"words"`
 }
 
-// WordCount counts the words of a text.
+// WordCount counts the words of a text, and of the configured prefix if
+// the text starts with it.
 func WordCount(ctx context.Context, args WordCountArgs) (WordCountResult, error) {
-	return WordCountResult{Words: len(strings.Fields(args.Text))}, nil
+	text := args.Text
+	if prefix := host.Config[Config](ctx).Prefix; prefix != nil && strings.HasPrefix(text, *prefix) {
+		host.Logger(ctx).Debug("the text starts with the prefix", "prefix", *prefix)
+	}
+	return WordCountResult{Words: len(strings.Fields(text))}, nil
 }
 
 // BoardArgs are the inputs of a Board.
