@@ -76,7 +76,7 @@ func (c *calls) all() []string {
 }
 
 func (l lamp) Check(ctx context.Context, req custom.TypedCheckRequest[lampArgs]) (custom.TypedCheckResponse[lampArgs], error) {
-	l.calls.add("check old=%d new=%d", req.OldInputs.Watts, req.Inputs.Watts)
+	l.calls.add("check in %s old=%d new=%d", host.Config[lampConfig](ctx).Room, req.OldInputs.Watts, req.Inputs.Watts)
 	in := req.Inputs
 	if in.Watts <= 0 {
 		return custom.TypedCheckResponse[lampArgs]{Failures: []diag.CheckFailure{{Property: "watts", Reason: "must be positive"}}}, nil
@@ -88,7 +88,7 @@ func (l lamp) Check(ctx context.Context, req custom.TypedCheckRequest[lampArgs])
 }
 
 func (l lamp) Diff(ctx context.Context, req custom.TypedDiffRequest[lampArgs, lampState]) (custom.DiffResponse, error) {
-	l.calls.add("diff %s->%s glow=%s", req.OldInputs.Color, req.Inputs.Color, req.OldOutputs.Glow)
+	l.calls.add("diff in %s %s->%s glow=%s", host.Config[lampConfig](ctx).Room, req.OldInputs.Color, req.Inputs.Color, req.OldOutputs.Glow)
 	switch {
 	case req.OldInputs.Color != req.Inputs.Color:
 		return custom.DiffResponse{HasChanges: true, Changes: map[string]custom.DiffKind{"color": custom.DiffUpdateReplace}, Replaces: []string{"color"}}, nil
@@ -265,11 +265,11 @@ func TestTypedResourceAllSix(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"check old=0 new=0",
-		"check old=0 new=40", "create 40",
-		"check old=40 new=60", "diff white->white glow=white@40",
-		"check old=40 new=40", "diff white->blue glow=white@40",
-		"check old=40 new=60", "update 40->60 glow=white@40",
+		"check in den old=0 new=0",
+		"check in den old=0 new=40", "create 40",
+		"check in den old=40 new=60", "diff in den white->white glow=white@40",
+		"check in den old=40 new=40", "diff in den white->blue glow=white@40",
+		"check in den old=40 new=60", "update 40->60 glow=white@40",
 		"read l1 glow=white@60",
 		"read gone glow=",
 		"delete l1 watts=60 glow=white@60",
@@ -324,7 +324,8 @@ func TestTypedResourceSecrets(t *testing.T) {
 // on the right resource.
 func TestRequestContextPerInstance(t *testing.T) {
 	t.Parallel()
-	h := lampHarness(t, &calls{})
+	c := &calls{}
+	h := lampHarness(t, c)
 	ctx := context.Background()
 	if err := h.Configure(ctx, room("den")); err != nil {
 		t.Fatal(err)
@@ -372,6 +373,11 @@ func TestRequestContextPerInstance(t *testing.T) {
 		}
 		if !logged {
 			t.Errorf("no Update log on %s", l.URN)
+		}
+	}
+	for _, room := range []string{"den", "kitchen", "hall"} {
+		if !slices.Contains(c.all(), "check in "+room+" old=40 new=20") {
+			t.Errorf("no Check of the update on the %s instance in %q", room, c.all())
 		}
 	}
 	// The default instance was configured first; the function it serves
