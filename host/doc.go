@@ -9,7 +9,7 @@
 //			host.WithSchema(schemaYAML),
 //			host.WithComponent("sitekit:index:Site", buildSite),        // Construct
 //			host.WithMethod("sitekit:index:Site/pageUrl", pageURL),     // Call
-//			host.WithResource("sitekit:index:Bucket", bucketBackend),   // CRUD
+//			host.WithTypedResource("sitekit:index:Bucket", bucket),     // CRUD
 //			host.WithFunction("sitekit:index:getObject", getObject),    // Invoke
 //			host.WithConfig(openStorage),
 //		)

@@ -107,7 +107,7 @@ func shopOptions() []host.Option {
 		host.WithVersion("1.2.3"),
 		host.WithConfig(func(ctx context.Context, c ShopConfig) error { return nil }),
 		host.WithComponent("shop:index:Store", buildStore),
-		host.WithTypedResource[TillArgs, TillState]("shop:index:Till", till{}),
+		host.WithRawResource[TillArgs, TillState]("shop:index:Till", till{}),
 		host.WithMethod("shop:index:Store/open", openStore),
 		host.WithMethod("shop:index:Store/describe", func(ctx context.Context, self *host.Component, args struct{}) (DescribeResult, error) {
 			return DescribeResult{}, nil
@@ -218,7 +218,7 @@ func TestSchemaFromTypesRefuses(t *testing.T) {
 		`field host_test.raw.I: type=int: unknown type "int"`,
 		"field host_test.raw.Bad: its Go type int cannot hold the type=string its tag says",
 		"field host_test.raw.C: chan int has no schema type",
-		"shop:index:Untyped: registered with WithResource, which says nothing of its Go types; register it with WithTypedResource[Inputs, State]",
+		"shop:index:Untyped: registered with WithResource, which says nothing of its Go types; write it as a custom.TypedResource and register it with WithTypedResource, or give its types with WithRawResource[Inputs, State]",
 		"shop:index:raw arguments: property.Map carries no schema; use a struct with `pulumi` tags",
 		"shop:index:raw result: string is not a struct with `pulumi` tags",
 		"configuration: property.Map carries no schema",

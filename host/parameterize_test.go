@@ -62,7 +62,7 @@ func shelfServer(t *testing.T) pulumirpc.ResourceProviderServer {
 				return host.Parameterized{}, diag.Errorf("", "parameter %q names another package than %q", value, name)
 			}
 			q, err := host.New(name, host.WithVersion(version),
-				host.WithTypedResource[itemIn, itemState](name+":index:Item", item{pkg: name}))
+				host.WithRawResource[itemIn, itemState](name+":index:Item", item{pkg: name}))
 			return host.Parameterized{Provider: q, Value: value}, err
 		}))
 	if err != nil {

@@ -41,8 +41,8 @@ type YardOutputs struct {
 
 func yardOptions() []host.Option {
 	return []host.Option{
-		host.WithTypedResource[ShedArgs, ShedArgs]("yard:index:Shed", shed{}),
-		host.WithTypedResource[ShedArgs, ShedArgs]("yard:tools/rack:Rack", rack{}),
+		host.WithRawResource[ShedArgs, ShedArgs]("yard:index:Shed", shed{}),
+		host.WithRawResource[ShedArgs, ShedArgs]("yard:tools/rack:Rack", rack{}),
 		host.WithComponent("yard:index:Yard", func(ctx context.Context, c *host.Component, args YardArgs) (YardOutputs, error) {
 			return YardOutputs{Shed: args.Shed, Again: args.Shed.Value}, nil
 		}),
@@ -125,8 +125,8 @@ func TestRefByGoTypeRefuses(t *testing.T) {
 		Two  host.Ref[shed]     `pulumi:"two"`
 	}
 	_, err := host.SchemaFromTypes("yard", nil,
-		host.WithTypedResource[ShedArgs, ShedArgs]("yard:index:Shed", shed{}),
-		host.WithTypedResource[ShedArgs, ShedArgs]("yard:index:Barn", shed{}),
+		host.WithRawResource[ShedArgs, ShedArgs]("yard:index:Shed", shed{}),
+		host.WithRawResource[ShedArgs, ShedArgs]("yard:index:Barn", shed{}),
 		host.WithComponent("yard:index:Yard", func(ctx context.Context, c *host.Component, a args) (struct{}, error) {
 			return struct{}{}, nil
 		}))

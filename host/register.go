@@ -47,16 +47,31 @@ func WithFunction[A, R any](token string, fn FunctionFunc[A, R]) Option {
 	}
 }
 
-// WithResource serves the custom resource type token with r.
+// WithTypedResource serves the custom resource type token with r, a
+// backend written with Go types: I its inputs and O its outputs, structs
+// tagged as component arguments are, inferred from r's Create. Create is
+// all it must have; package host/custom says what each of Check, Diff,
+// Read, Update and Delete adds, and what the host does without it. The
+// host checks I and O against the schema, or builds the schema from them.
+func WithTypedResource[I, O any](token string, r custom.TypedResource[I, O]) Option {
+	return func(p *Provider) error {
+		return p.core.AddResource(token, core.NewTypedResource(p.core, token, r), core.SignatureOf[I, O](r))
+	}
+}
+
+// WithResource serves the custom resource type token with r, a raw backend
+// that takes and gives property maps; its schema is the one [WithSchema]
+// gives.
 func WithResource(token string, r custom.Resource) Option {
 	return func(p *Provider) error { return p.core.AddResource(token, r, core.NoSignature) }
 }
 
-// WithTypedResource serves the custom resource type token with r, as
-// [WithResource] does, and says its inputs are a struct In and its state
-// (outputs) a struct State, tagged as component arguments are. The host
-// checks them against the schema, or builds the schema from them.
-func WithTypedResource[In, State any](token string, r custom.Resource) Option {
+// WithRawResource serves the custom resource type token with the raw
+// backend r, as [WithResource] does, and says its inputs are a struct In
+// and its state (outputs) a struct State, tagged as component arguments
+// are. The host checks them against the schema, or builds the schema from
+// them.
+func WithRawResource[In, State any](token string, r custom.Resource) Option {
 	return func(p *Provider) error { return p.core.AddResource(token, r, core.SignatureOf[In, State](r)) }
 }
 

@@ -94,7 +94,12 @@ func (b *backend) get() (*store, error) {
 // create.
 type Bucket struct{ b *backend }
 
-var _ custom.Resource = Bucket{}
+var _ interface {
+	custom.TypedResource[BucketArgs, BucketState]
+	custom.TypedResourceWithRead[BucketArgs, BucketState]
+	custom.TypedResourceWithUpdate[BucketArgs, BucketState]
+	custom.TypedResourceWithDelete[BucketArgs, BucketState]
+} = Bucket{}
 
 // BucketArgs are a Bucket's inputs.
 type BucketArgs struct {
@@ -115,8 +120,8 @@ type BucketState struct {
 	AccessKey string `pulumi:"accessKey,secret"`
 }
 
-func (r Bucket) state(st *store, info storage.BucketInfo) (property.Map, error) {
-	return host.Encode(BucketState{BucketName: info.Name, Endpoint: st.address(info.Name, "", false), Labels: info.Labels, AccessKey: info.AccessKey})
+func (r Bucket) state(st *store, info storage.BucketInfo) BucketState {
+	return BucketState{BucketName: info.Name, Endpoint: st.address(info.Name, "", false), Labels: info.Labels, AccessKey: info.AccessKey}
 }
 
 // bucketID checks a bucket's ID (an imported one may be anything).
@@ -128,76 +133,63 @@ func bucketID(id resource.ID) (string, error) {
 }
 
 // Create makes a new bucket named after the resource.
-func (r Bucket) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+func (r Bucket) Create(ctx context.Context, req custom.TypedCreateRequest[BucketArgs]) (custom.TypedCreateResponse[BucketState], error) {
 	st, err := r.b.get()
 	if err != nil {
-		return custom.CreateResponse{}, err
+		return custom.TypedCreateResponse[BucketState]{}, err
 	}
-	var args BucketArgs
-	if err := host.Decode(req.Inputs, &args); err != nil {
-		return custom.CreateResponse{}, err
-	}
-	info := storage.BucketInfo{Name: bucketName(req.Name) + "-" + randomHex(4), Labels: args.Labels, AccessKey: randomHex(16)}
+	info := storage.BucketInfo{Name: bucketName(req.Name) + "-" + randomHex(4), Labels: req.Inputs.Labels, AccessKey: randomHex(16)}
 	if err := st.PutBucket(ctx, info); err != nil {
-		return custom.CreateResponse{}, err // it names the bucket
+		return custom.TypedCreateResponse[BucketState]{}, err // it names the bucket
 	}
-	out, err := r.state(st, info)
-	return custom.CreateResponse{ID: resource.ID(info.Name), Outputs: out}, err
+	return custom.TypedCreateResponse[BucketState]{ID: resource.ID(info.Name), Outputs: r.state(st, info)}, nil
 }
 
 // Read returns the bucket's live state; it also serves import by name.
-func (r Bucket) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+func (r Bucket) Read(ctx context.Context, req custom.TypedReadRequest[BucketArgs, BucketState]) (custom.TypedReadResponse[BucketArgs, BucketState], error) {
+	type response = custom.TypedReadResponse[BucketArgs, BucketState]
 	st, err := r.b.get()
 	if err != nil {
-		return custom.ReadResponse{}, err
+		return response{}, err
 	}
 	name, err := bucketID(req.ID)
 	if err != nil {
-		return custom.ReadResponse{}, err
+		return response{}, err
 	}
 	info, err := st.GetBucket(ctx, name)
 	if errors.Is(err, storage.ErrNotFound) {
-		return custom.ReadResponse{}, nil
+		return response{}, nil
 	}
 	if err != nil {
-		return custom.ReadResponse{}, err
+		return response{}, err
 	}
-	out, err := r.state(st, info)
-	if err != nil {
-		return custom.ReadResponse{}, err
-	}
-	ins, err := host.Encode(BucketArgs{Labels: info.Labels})
-	return custom.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, err
+	return response{ID: req.ID, Inputs: BucketArgs{Labels: info.Labels}, Outputs: r.state(st, info)}, nil
 }
 
 // Update rewrites the bucket's labels.
-func (r Bucket) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+func (r Bucket) Update(ctx context.Context, req custom.TypedUpdateRequest[BucketArgs, BucketState]) (custom.TypedUpdateResponse[BucketState], error) {
+	type response = custom.TypedUpdateResponse[BucketState]
 	st, err := r.b.get()
 	if err != nil {
-		return custom.UpdateResponse{}, err
-	}
-	var args BucketArgs
-	if err := host.Decode(req.Inputs, &args); err != nil {
-		return custom.UpdateResponse{}, err
+		return response{}, err
 	}
 	name, err := bucketID(req.ID)
 	if err != nil {
-		return custom.UpdateResponse{}, err
+		return response{}, err
 	}
 	info, err := st.GetBucket(ctx, name)
 	if err != nil {
-		return custom.UpdateResponse{}, fmt.Errorf("bucket %s: %w", name, err)
+		return response{}, fmt.Errorf("bucket %s: %w", name, err)
 	}
-	info.Labels = args.Labels
+	info.Labels = req.Inputs.Labels
 	if err := st.PutBucket(ctx, info); err != nil {
-		return custom.UpdateResponse{}, err // it names the bucket
+		return response{}, err // it names the bucket
 	}
-	out, err := r.state(st, info)
-	return custom.UpdateResponse{Outputs: out}, err
+	return response{Outputs: r.state(st, info)}, nil
 }
 
 // Delete removes the bucket.
-func (r Bucket) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
+func (r Bucket) Delete(ctx context.Context, req custom.TypedDeleteRequest[BucketArgs, BucketState]) (custom.DeleteResponse, error) {
 	st, err := r.b.get()
 	if err != nil {
 		return custom.DeleteResponse{}, err
@@ -232,16 +224,23 @@ func bucketName(name string) string {
 // BucketObject is one object in a bucket.
 type BucketObject struct{ b *backend }
 
-var _ custom.Resource = BucketObject{}
+var _ interface {
+	custom.TypedResource[BucketObjectArgs, BucketObjectState]
+	custom.TypedResourceWithRead[BucketObjectArgs, BucketObjectState]
+	custom.TypedResourceWithUpdate[BucketObjectArgs, BucketObjectState]
+	custom.TypedResourceWithDelete[BucketObjectArgs, BucketObjectState]
+} = BucketObject{}
 
-// BucketObjectArgs are a BucketObject's inputs.
+// BucketObjectArgs are a BucketObject's inputs. Bucket, Key and Content
+// are property.Values, strings that keep their secret marker: what is
+// computed from a secret one is secret, and only that.
 type BucketObjectArgs struct {
 	// Name of the bucket.
-	Bucket string `pulumi:"bucket,replaceOnChanges"`
+	Bucket property.Value `pulumi:"bucket,replaceOnChanges,type=string"`
 	// Object key.
-	Key string `pulumi:"key,replaceOnChanges"`
+	Key property.Value `pulumi:"key,replaceOnChanges,type=string"`
 	// Object body.
-	Content string `pulumi:"content"`
+	Content property.Value `pulumi:"content,type=string"`
 	// Media type.
 	ContentType ContentType `pulumi:"contentType,optional"`
 	// How long readers may cache the object, in seconds (at most a year).
@@ -288,45 +287,32 @@ func (ContentType) Values() []host.EnumValue[ContentType] {
 	}
 }
 
-var _ custom.ResourceWithExactSecrets = BucketObject{}
+// Secret BucketObject's etag and size are computed from content and are
+// secret when it is; its url from the storage URL, bucket and key, and is
+// secret when one of them is. The host adds the rest: an output is secret
+// where its same-named input is.
 
-// ExactSecrets says BucketObject marks its own secrets: etag and size are
-// computed from content and are secret when it is, url from the storage
-// URL, bucket and key and is secret when one of them is.
-func (BucketObject) ExactSecrets() bool { return true }
+// secretName says whether an object's bucket or key is secret.
+func (a BucketObjectArgs) secretName() bool { return a.Bucket.Secret() || a.Key.Secret() }
 
-// secretNames says whether an object's bucket or key is secret, in any of
-// the maps (a request's inputs, its recorded outputs).
-func secretNames(ms ...property.Map) bool {
-	for _, m := range ms {
-		if m.Get("bucket").Secret() || m.Get("key").Secret() {
-			return true
-		}
-	}
-	return false
-}
-
-func (r BucketObject) write(ctx context.Context, inputs property.Map) (property.Map, error) {
+func (r BucketObject) write(ctx context.Context, args BucketObjectArgs) (BucketObjectState, error) {
 	st, err := r.b.get()
 	if err != nil {
-		return property.Map{}, err
+		return BucketObjectState{}, err
 	}
-	var args BucketObjectArgs
-	if err := host.Decode(inputs, &args); err != nil {
-		return property.Map{}, err
-	}
-	if err := checkObjectNames(args.Bucket, args.Key, "bucket", "key"); err != nil {
-		return property.Map{}, err
+	bucket, key := args.Bucket.AsString(), args.Key.AsString()
+	if err := checkObjectNames(bucket, key, "bucket", "key"); err != nil {
+		return BucketObjectState{}, err
 	}
 	if args.ContentType == "" {
 		args.ContentType = ContentTypeHTML
 	}
-	err = st.PutObject(ctx, storage.Object{Bucket: args.Bucket, Key: args.Key, Content: args.Content,
+	err = st.PutObject(ctx, storage.Object{Bucket: bucket, Key: key, Content: args.Content.AsString(),
 		ContentType: string(args.ContentType), CacheSeconds: args.CacheSeconds})
 	if err != nil {
-		return property.Map{}, err
+		return BucketObjectState{}, err
 	}
-	return objectState(st, args, inputs.Get("content").Secret(), secretNames(inputs))
+	return objectState(st, args, args.Content.Secret(), args.secretName()), nil
 }
 
 // checkObjectNames refuses a bucket name or key that would not stay in its
@@ -344,40 +330,36 @@ func checkObjectNames(bucket, key, bucketProp, keyProp string) error {
 // objectState is an object's outputs; etag and size are secret when the
 // content they are computed from is, url when the bucket or key is (or
 // the storage URL).
-func objectState(st *store, args BucketObjectArgs, secretContent, secretName bool) (property.Map, error) {
-	return host.Encode(BucketObjectState{
-		Bucket: args.Bucket, Key: args.Key, Content: args.Content,
+func objectState(st *store, args BucketObjectArgs, secretContent, secretName bool) BucketObjectState {
+	bucket, key, content := args.Bucket.AsString(), args.Key.AsString(), args.Content.AsString()
+	return BucketObjectState{
+		Bucket: bucket, Key: key, Content: content,
 		ContentType: args.ContentType, CacheSeconds: args.CacheSeconds,
-		ETag: property.New(storage.ETag(args.Content)).WithSecret(secretContent),
-		Size: property.New(float64(len(args.Content))).WithSecret(secretContent),
-		URL:  st.address(args.Bucket, args.Key, secretName),
-	})
+		ETag: property.New(storage.ETag(content)).WithSecret(secretContent),
+		Size: property.New(float64(len(content))).WithSecret(secretContent),
+		URL:  st.address(bucket, key, secretName),
+	}
 }
 
 // objectID is an object's ID: bucket/key, which import takes too. The
 // engine never hides an ID, so an object whose bucket or key is secret
 // gets a random one instead, and is found by its recorded outputs.
-func objectID(out property.Map, secretName bool) resource.ID {
+func objectID(out BucketObjectState, secretName bool) resource.ID {
 	if secretName {
 		return resource.ID(secretIDPrefix + randomHex(8))
 	}
-	return resource.ID(out.Get("bucket").AsString() + "/" + out.Get("key").AsString())
+	return resource.ID(out.Bucket + "/" + out.Key)
 }
 
 const secretIDPrefix = "secret-"
 
 // objectAddress finds an object's bucket and key: from its ID, or, for
-// one with a secret name, from its recorded outputs or inputs.
-func objectAddress(id resource.ID, recorded ...property.Map) (bucket, key string, err error) {
+// one with a secret name, from its recorded outputs.
+func objectAddress(id resource.ID, recorded BucketObjectState) (bucket, key string, err error) {
 	if b, k, ok := strings.Cut(string(id), "/"); ok {
 		bucket, key = b, k
 	} else if strings.HasPrefix(string(id), secretIDPrefix) {
-		for _, m := range recorded {
-			if b, k := m.Get("bucket"), m.Get("key"); b.IsString() && k.IsString() {
-				bucket, key = b.AsString(), k.AsString()
-				break
-			}
-		}
+		bucket, key = recorded.Bucket, recorded.Key
 	}
 	if bucket == "" && key == "" {
 		return "", "", diag.Errorf("id", "object IDs have the form bucket/key, got %q", id)
@@ -386,62 +368,61 @@ func objectAddress(id resource.ID, recorded ...property.Map) (bucket, key string
 }
 
 // Create writes the object.
-func (r BucketObject) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+func (r BucketObject) Create(ctx context.Context, req custom.TypedCreateRequest[BucketObjectArgs]) (custom.TypedCreateResponse[BucketObjectState], error) {
 	out, err := r.write(ctx, req.Inputs)
 	if err != nil {
-		return custom.CreateResponse{}, err
+		return custom.TypedCreateResponse[BucketObjectState]{}, err
 	}
-	id := objectID(out, secretNames(req.Inputs))
+	id := objectID(out, req.Inputs.secretName())
 	if injectFault != nil {
 		if err := injectFault(ctx, "object-create", string(id)); err != nil {
 			// The object exists: report it so the engine records it.
-			return custom.CreateResponse{}, &custom.PartialError{ID: id, Outputs: out, Err: err}
+			return custom.TypedCreateResponse[BucketObjectState]{}, &custom.TypedPartialError[BucketObjectState]{ID: id, Outputs: out, Err: err}
 		}
 	}
-	return custom.CreateResponse{ID: id, Outputs: out}, nil
+	return custom.TypedCreateResponse[BucketObjectState]{ID: id, Outputs: out}, nil
 }
 
 // Update rewrites the object.
-func (r BucketObject) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+func (r BucketObject) Update(ctx context.Context, req custom.TypedUpdateRequest[BucketObjectArgs, BucketObjectState]) (custom.TypedUpdateResponse[BucketObjectState], error) {
 	out, err := r.write(ctx, req.Inputs)
-	return custom.UpdateResponse{Outputs: out}, err
+	return custom.TypedUpdateResponse[BucketObjectState]{Outputs: out}, err
 }
 
 // Read returns the object as stored, so refresh sees out-of-band changes;
 // with only an ID ("bucket/key") it imports the object.
-func (r BucketObject) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+func (r BucketObject) Read(ctx context.Context, req custom.TypedReadRequest[BucketObjectArgs, BucketObjectState]) (custom.TypedReadResponse[BucketObjectArgs, BucketObjectState], error) {
+	type response = custom.TypedReadResponse[BucketObjectArgs, BucketObjectState]
 	st, err := r.b.get()
 	if err != nil {
-		return custom.ReadResponse{}, err
+		return response{}, err
 	}
-	bucket, key, err := objectAddress(req.ID, req.Outputs, req.Inputs)
+	bucket, key, err := objectAddress(req.ID, req.Outputs)
 	if err != nil {
-		return custom.ReadResponse{}, err
+		return response{}, err
 	}
 	o, err := st.GetObject(ctx, bucket, key)
 	if errors.Is(err, storage.ErrNotFound) {
-		return custom.ReadResponse{}, nil
+		return response{}, nil
 	}
 	if err != nil {
-		return custom.ReadResponse{}, err
+		return response{}, err
 	}
-	args := BucketObjectArgs{Bucket: bucket, Key: key, Content: o.Content, ContentType: ContentType(o.ContentType), CacheSeconds: o.CacheSeconds}
-	ins, err := host.Encode(args)
-	if err != nil {
-		return custom.ReadResponse{}, err
-	}
-	out, err := objectState(st, args, req.Inputs.Get("content").Secret() || req.Outputs.Get("content").Secret(),
-		secretNames(req.Inputs, req.Outputs))
-	return custom.ReadResponse{ID: req.ID, Inputs: ins, Outputs: out}, err
+	// Secret as recorded: the host keeps each recorded secret's key secret.
+	args := BucketObjectArgs{Bucket: property.New(bucket).WithSecret(req.Inputs.Bucket.Secret()),
+		Key: property.New(key).WithSecret(req.Inputs.Key.Secret()), Content: property.New(o.Content).WithSecret(req.Inputs.Content.Secret()),
+		ContentType: ContentType(o.ContentType), CacheSeconds: o.CacheSeconds}
+	out := objectState(st, args, args.Content.Secret(), args.secretName() || strings.HasPrefix(string(req.ID), secretIDPrefix))
+	return response{ID: req.ID, Inputs: args, Outputs: out}, nil
 }
 
 // Delete removes the object.
-func (r BucketObject) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
+func (r BucketObject) Delete(ctx context.Context, req custom.TypedDeleteRequest[BucketObjectArgs, BucketObjectState]) (custom.DeleteResponse, error) {
 	st, err := r.b.get()
 	if err != nil {
 		return custom.DeleteResponse{}, err
 	}
-	bucket, key, err := objectAddress(req.ID, req.Outputs, req.Inputs)
+	bucket, key, err := objectAddress(req.ID, req.Outputs)
 	if err != nil {
 		return custom.DeleteResponse{}, err
 	}

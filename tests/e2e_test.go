@@ -74,6 +74,7 @@ func TestScripts(t *testing.T) {
 			// its own on the generated sitekit Go SDK.
 			"internal/secretbox/cmd/pulumi-resource-secretbox",
 			"internal/shelf/cmd/pulumi-resource-shelf",
+			"internal/lamp/cmd/pulumi-resource-lamp",
 			"portal/cmd/pulumi-resource-portal",
 		),
 		// The real CLI and the language hosts of tests/setup.sh.

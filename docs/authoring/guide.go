@@ -34,7 +34,7 @@ func Registrations() []host.Option {
 	return []host.Option{
 		host.WithConfig(configure),
 		host.WithFunction(GetWordCount, WordCount),
-		host.WithTypedResource[NoteArgs, NoteState](NoteType, Note{}),
+		host.WithTypedResource(NoteType, Note{}),
 		host.WithComponent(BoardType, NewBoard),
 		host.WithComponent(CardType, NewCard),
 	}
@@ -65,42 +65,38 @@ type NoteState struct {
 	Text string `pulumi:"text"`
 }
 
-// Note is a note kept by the provider.
+// Note is a note kept by the provider: a custom resource written with Go
+// types. It has Create, Update and Delete; without Read a refresh keeps
+// what is recorded.
 type Note struct{}
 
-// Create writes the note with the configured prefix: req.Config is the
+// Create writes the note with the configured prefix: host.Config is the
 // configuration of the provider serving this resource.
-func (Note) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
-	outputs := noteState(req.ResourceInfo, req.Inputs)
-	return custom.CreateResponse{ID: resource.ID(req.URN.Name()), Outputs: outputs}, nil
-}
-
-// Read returns the note as it is.
-func (Note) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
-	return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil
+func (Note) Create(ctx context.Context, req custom.TypedCreateRequest[NoteArgs]) (custom.TypedCreateResponse[NoteState], error) {
+	host.Logger(ctx).Info("writing the note", "words", len(strings.Fields(req.Inputs.Text)))
+	return custom.TypedCreateResponse[NoteState]{ID: resource.ID(req.URN.Name()), Outputs: noteState(ctx, req.Inputs)}, nil
 }
 
 // Update rewrites the note's text in place, with the prefix configured now.
-func (Note) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
-	return custom.UpdateResponse{Outputs: noteState(req.ResourceInfo, req.Inputs)}, nil
+func (Note) Update(ctx context.Context, req custom.TypedUpdateRequest[NoteArgs, NoteState]) (custom.TypedUpdateResponse[NoteState], error) {
+	return custom.TypedUpdateResponse[NoteState]{Outputs: noteState(ctx, req.Inputs)}, nil
 }
 
 // Delete removes the note. A pinned one stays: the error fails the delete.
-func (Note) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
-	if strings.HasPrefix(req.Inputs.Get("text").AsString(), "!") {
+func (Note) Delete(ctx context.Context, req custom.TypedDeleteRequest[NoteArgs, NoteState]) (custom.DeleteResponse, error) {
+	if strings.HasPrefix(req.Inputs.Text, "!") {
 		return custom.DeleteResponse{}, fmt.Errorf("note %s is pinned", req.ID)
 	}
 	return custom.DeleteResponse{}, nil
 }
 
 // noteState is a note's state: its text after the prefix of the provider
-// in info.
-func noteState(info custom.ResourceInfo, inputs property.Map) property.Map {
-	text := inputs.Get("text").AsString()
-	if prefix := info.Config.Get("prefix"); prefix.IsString() {
-		text = prefix.AsString() + text
+// serving ctx's request.
+func noteState(ctx context.Context, in NoteArgs) NoteState {
+	if prefix := host.Config[Config](ctx).Prefix; prefix != nil {
+		return NoteState{Text: *prefix + in.Text}
 	}
-	return property.NewMap(map[string]property.Value{"text": property.New(text)})
+	return NoteState{Text: in.Text}
 }
 
 // WordCountArgs are the arguments of getWordCount.
@@ -115,9 +111,14 @@ type WordCountResult struct {
 	Words int `pulumi:"words"`
 }
 
-// WordCount counts the words of a text.
+// WordCount counts the words of a text, and of the configured prefix if
+// the text starts with it.
 func WordCount(ctx context.Context, args WordCountArgs) (WordCountResult, error) {
-	return WordCountResult{Words: len(strings.Fields(args.Text))}, nil
+	text := args.Text
+	if prefix := host.Config[Config](ctx).Prefix; prefix != nil && strings.HasPrefix(text, *prefix) {
+		host.Logger(ctx).Debug("the text starts with the prefix", "prefix", *prefix)
+	}
+	return WordCountResult{Words: len(strings.Fields(text))}, nil
 }
 
 // BoardArgs are the inputs of a Board.

@@ -1,13 +1,30 @@
-// Package custom holds what a custom resource's backend implements: a
-// [Resource] (Create, Read, Update, Delete), optionally [ResourceWithCheck]
-// and [ResourceWithDiff], with the requests the host sends it and the
-// responses it returns. Register one with host.WithResource or
-// host.WithTypedResource.
+// Package custom holds what a custom resource's backend implements, in
+// one of two forms, with the requests the host sends it and the responses
+// it returns:
 //
-// Every request carries the configuration of the provider serving it
-// ([ResourceInfo].Config), and Check the program's autonaming
-// configuration. In a preview the host answers Create and Update itself,
-// without calling the backend.
+//   - typed: a [TypedResource] takes its inputs and gives its outputs as Go
+//     structs I and O, tagged as a component's arguments are. Register it
+//     with host.WithTypedResource.
+//   - raw: a [Resource] takes and gives property maps. Register it with
+//     host.WithResource (host.WithRawResource to give its Go types).
+//
+// In both, Create is required and the rest optional, each method an
+// interface of its own ([TypedResourceWithUpdate], [ResourceWithUpdate],
+// ...): without Check the host checks the inputs against the schema;
+// without Diff it compares them key by key; without Update every change
+// of an input replaces the resource; without Read a refresh keeps what is
+// recorded (and an import fails); without Delete deleting only forgets
+// the resource.
+//
+// Create and Update are never called in a preview: the host answers for
+// them, with the inputs and every other output unknown, so no backend
+// acts on a preview.
+//
+// Every request carries the resource's URN, name and type and the
+// configuration of the provider serving it ([ResourceInfo]); host.Config
+// reads that configuration as WithConfig's type, and host.Logger logs to
+// the CLI attached to the resource. Check also gets the program's
+// autonaming configuration.
 package custom
 
 import (
@@ -22,14 +39,26 @@ import (
 	"github.com/polyhost/polyhost/host/diag"
 )
 
-// Resource is the CRUD backend of one custom resource type. Create, Read,
-// Update and Delete are required; Check and Diff are optional
-// ([ResourceWithCheck], [ResourceWithDiff]) and default to schema-driven
-// behaviour.
+// Resource is the raw backend of one custom resource type: its requests
+// and responses hold property maps. Create is required; the others are
+// optional ([ResourceWithCheck], [ResourceWithDiff], [ResourceWithRead],
+// [ResourceWithUpdate], [ResourceWithDelete]), as the package doc says.
 type Resource interface {
 	Create(ctx context.Context, req CreateRequest) (CreateResponse, error)
+}
+
+// ResourceWithRead reads the live state, on refresh and import.
+type ResourceWithRead interface {
 	Read(ctx context.Context, req ReadRequest) (ReadResponse, error)
+}
+
+// ResourceWithUpdate updates a resource in place.
+type ResourceWithUpdate interface {
 	Update(ctx context.Context, req UpdateRequest) (UpdateResponse, error)
+}
+
+// ResourceWithDelete deletes a resource.
+type ResourceWithDelete interface {
 	Delete(ctx context.Context, req DeleteRequest) (DeleteResponse, error)
 }
 
@@ -44,11 +73,12 @@ type ResourceWithDiff interface {
 	Diff(ctx context.Context, req DiffRequest) (DiffResponse, error)
 }
 
-// ResourceWithExactSecrets marks the secrets of its outputs itself, exactly,
-// when ExactSecrets returns true. The host then adds only the schema's
-// secret properties and outputs named after a secret input. For any other
-// backend, every output is secret once any input is: the host cannot tell
-// which outputs were computed from it.
+// ResourceWithExactSecrets is a raw backend that marks the secrets of its
+// outputs itself, exactly, when ExactSecrets returns true. The host then
+// adds only the schema's secret properties and outputs named after a
+// secret input. For any other raw backend, every output is secret once any
+// input is: the host cannot tell which outputs were computed from it. A
+// [TypedResource] needs none: its property.Value fields say it.
 type ResourceWithExactSecrets interface {
 	ExactSecrets() bool
 }
@@ -133,8 +163,8 @@ type DiffResponse struct {
 	DeleteBeforeReplace bool
 }
 
-// CreateRequest creates a resource. In a preview the host answers without
-// calling the backend.
+// CreateRequest creates a resource. Create is never called in a preview:
+// the host answers for it.
 type CreateRequest struct {
 	ResourceInfo
 	Inputs  property.Map
@@ -168,7 +198,8 @@ type ReadResponse struct {
 	Outputs property.Map
 }
 
-// UpdateRequest updates a resource in place.
+// UpdateRequest updates a resource in place. Update is never called in a
+// preview: the host answers for it.
 type UpdateRequest struct {
 	ResourceInfo
 	ID            resource.ID

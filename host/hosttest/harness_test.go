@@ -112,7 +112,7 @@ func notesHarness(t *testing.T, opts ...hosttest.Option) *hosttest.Harness {
 	p, err := host.New("notes",
 		host.WithConfig(func(context.Context, notesConfig) error { return nil }),
 		host.WithComponent("notes:index:Board", board),
-		host.WithTypedResource[noteArgs, noteState]("notes:index:Note", note{}))
+		host.WithRawResource[noteArgs, noteState]("notes:index:Note", note{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,7 +111,7 @@ func Registrations(version string) []host.Option {
 		// Fields of type *sitekit.Site (and sitekit.SiteOutput) refer to
 		// sitekit's Site.
 		host.WithResourceRef[sitekit.Site]("/sitekit/v0.1.0/schema.json#/resources/sitekit:index:Site"),
-		host.WithTypedResource[GateArgs, GateArgs](GateType, Gate{}),
+		host.WithRawResource[GateArgs, GateArgs](GateType, Gate{}),
 		host.WithComponent("portal:index:RawPortal", BuildRawPortal),
 		host.WithMethod("portal:index:RawPortal/pageUrl", RawPageURL),
 		host.WithComponent("portal:index:Door", BuildDoor),

@@ -125,7 +125,7 @@ func (p *Provider) constructBridged(ctx context.Context, req ConstructRequest, b
 	if err := p.checkInputs(req.Type, req.Inputs); err != nil {
 		return nil, err
 	}
-	resp, err := runSafely(ctx, req.Type, req.Name, func(ctx context.Context) (any, error) {
+	resp, err := runSafely(p.enter(ctx, "", req.Inputs, req.Info.Config), req.Type, req.Name, func(ctx context.Context) (any, error) {
 		return b(ctx, p.EngineAddress(), req.Inputs, raw)
 	})
 	if err != nil {
@@ -147,7 +147,7 @@ func (p *Provider) CallBridged(ctx context.Context, req CallRequest, b BridgeCal
 	if _, _, failures := p.callArgs(req); len(failures) > 0 {
 		return nil, printable(failures, req.Args, req.Info.Config), nil
 	}
-	resp, err := runSafely(ctx, req.Token, "", func(ctx context.Context) (any, error) {
+	resp, err := runSafely(p.enter(ctx, "", req.Args, req.Info.Config), req.Token, "", func(ctx context.Context) (any, error) {
 		return b(ctx, p.EngineAddress(), req.Args, raw)
 	})
 	if ie, ok := asInputError(err); ok { // bad arguments, as the raw path reports them

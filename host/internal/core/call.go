@@ -121,6 +121,7 @@ func (p *Provider) call(ctx context.Context, req CallRequest) (CallResponse, err
 		p.window.grow(n)
 		self.window = p.window
 	}
+	ctx = p.enter(ctx, self.urn, args, req.Info.Config, self.state)
 	out, err := runSafely(ctx, req.Token, self.name, func(ctx context.Context) (property.Map, error) {
 		return fn(ctx, self, args)
 	})

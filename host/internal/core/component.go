@@ -274,6 +274,7 @@ func (c *Component) Nested(ctx context.Context, token, name string, args any, bu
 		return err
 	}
 	child := c.child(token, name, resp.URN, inputs)
+	ctx = c.provider.enter(ctx, resp.URN, inputs, c.info.Config)
 	out, err := runSafely(ctx, token, name, func(ctx context.Context) (any, error) { return build(ctx, child) })
 	if err != nil {
 		return err

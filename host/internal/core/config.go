@@ -12,9 +12,11 @@ import (
 	"github.com/polyhost/polyhost/host/schema"
 )
 
-// configState is the provider instance's configuration.
+// configState is the provider instance's configuration: the values, and
+// them decoded into WithConfig's type. Configure replaces it whole.
 type configState struct {
 	values     property.Map
+	typed      any // WithConfig's C; nil without WithConfig
 	configured bool
 }
 
@@ -163,21 +165,32 @@ func (p *Provider) Configure(ctx context.Context, config property.Map) error {
 	return nil
 }
 
-// configure records the configuration and runs the author's function.
+// configure records the configuration and runs the author's function,
+// whose context has the new configuration.
 func (p *Provider) configure(ctx context.Context, config property.Map) error {
+	state := &configState{values: config, configured: true}
 	if p.onConfigure != nil {
-		if err := p.onConfigure(ctx, config); err != nil {
+		typed, err := p.decodeConfig(config)
+		if err == nil {
+			state.typed = typed
+			err = p.onConfigure(context.WithValue(ctx, scopeKey{}, &scope{p: p, config: state}), config)
+		}
+		if err != nil {
 			return fmt.Errorf("configure %s: %w", p.name, err)
 		}
 	}
 	p.mu.Lock()
-	p.config = configState{values: config, configured: true}
+	p.config = state
 	p.mu.Unlock()
 	return nil
 }
 
-func (p *Provider) Config() property.Map {
+// Config is the configuration's values, secrets marked.
+func (p *Provider) Config() property.Map { return p.configNow().values }
+
+// configNow is the configuration as it is now.
+func (p *Provider) configNow() *configState {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.config.values
+	return p.config
 }

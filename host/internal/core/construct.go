@@ -73,6 +73,7 @@ func (p *Provider) construct(ctx context.Context, req ConstructRequest) (Constru
 		p.window.grow(n)
 		c.window = p.window
 	}
+	ctx = p.enter(ctx, own.URN, req.Inputs, req.Info.Config)
 	outputs, err := runSafely(ctx, req.Type, req.Name, func(ctx context.Context) (property.Map, error) {
 		return ctor(ctx, c)
 	})

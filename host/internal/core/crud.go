@@ -22,6 +22,17 @@ func (p *Provider) resource(token string) (custom.Resource, error) {
 	return r, nil
 }
 
+// implemented is r as T, an optional method (custom.ResourceWithUpdate,
+// ...), if r has it: a raw backend if it implements T, a typed one if its
+// author wrote it.
+func implemented[T any](r custom.Resource) (T, bool) {
+	m, ok := r.(T)
+	if t, typed := r.(interface{ wrote(method any) bool }); ok && typed {
+		ok = t.wrote((*T)(nil))
+	}
+	return m, ok
+}
+
 // resourceSchema is the schema of a custom resource, if the package has one.
 func (p *Provider) resourceSchema(token string) (schema.Resource, bool) {
 	if p.schema == nil {
@@ -31,13 +42,18 @@ func (p *Provider) resourceSchema(token string) (schema.Resource, bool) {
 }
 
 // The CRUD requests of a custom resource: each is given the provider's
-// configuration, and answers with its errors and failures redacted of the
-// secrets of the request (as Failed and printable say). A partial create
-// or update keeps its ID and state.
+// configuration, and its context (enter) the resource's; each answers with
+// its errors and failures redacted of the secrets of the request (as
+// Failed and printable say). A partial create or update keeps its ID and
+// state. What a backend without a method gets is decided here: without
+// Check the schema's check, without Diff the default diff, without Update
+// a replace for any change, without Read the recorded state (and no
+// import), without Delete nothing.
 
 // Check checks the inputs of a resource.
 func (p *Provider) Check(ctx context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
 	req.Config = p.Config()
+	ctx = p.enter(ctx, req.URN, req.OldInputs, req.Inputs)
 	resp, err := p.check(ctx, req)
 	if err != nil {
 		return resp, p.Failed(ctx, err, "", "", req.OldInputs, req.Inputs, req.Config)
@@ -49,6 +65,7 @@ func (p *Provider) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 // Diff compares a resource's state with new inputs.
 func (p *Provider) Diff(ctx context.Context, req custom.DiffRequest) (custom.DiffResponse, error) {
 	req.Config = p.Config()
+	ctx = p.enter(ctx, req.URN, req.OldInputs, req.OldOutputs, req.Inputs)
 	resp, err := p.diff(ctx, req)
 	if err != nil {
 		return resp, p.Failed(ctx, err, "", "", req.OldInputs, req.OldOutputs, req.Inputs, req.Config)
@@ -59,6 +76,7 @@ func (p *Provider) Diff(ctx context.Context, req custom.DiffRequest) (custom.Dif
 // Create creates a resource; in a preview it answers without the backend.
 func (p *Provider) Create(ctx context.Context, req custom.CreateRequest, preview bool) (custom.CreateResponse, error) {
 	req.Config = p.Config()
+	ctx = p.enter(ctx, req.URN, req.Inputs)
 	resp, err := p.create(ctx, req, preview)
 	if err != nil {
 		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.Config)
@@ -69,6 +87,7 @@ func (p *Provider) Create(ctx context.Context, req custom.CreateRequest, preview
 // Read reads a resource's live state.
 func (p *Provider) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
 	req.Config = p.Config()
+	ctx = p.enter(ctx, req.URN, req.Inputs, req.Outputs)
 	resp, err := p.read(ctx, req)
 	if err != nil {
 		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.Outputs, req.Config)
@@ -80,6 +99,7 @@ func (p *Provider) Read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 // backend.
 func (p *Provider) Update(ctx context.Context, req custom.UpdateRequest, preview bool) (custom.UpdateResponse, error) {
 	req.Config = p.Config()
+	ctx = p.enter(ctx, req.URN, req.OldInputs, req.OldOutputs, req.Inputs)
 	resp, err := p.update(ctx, req, preview)
 	if err != nil {
 		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.OldOutputs, req.Config)
@@ -90,6 +110,7 @@ func (p *Provider) Update(ctx context.Context, req custom.UpdateRequest, preview
 // Delete deletes a resource.
 func (p *Provider) Delete(ctx context.Context, req custom.DeleteRequest) error {
 	req.Config = p.Config()
+	ctx = p.enter(ctx, req.URN, req.Inputs, req.Outputs)
 	if err := p.delete(ctx, req); err != nil {
 		return p.Failed(ctx, err, "", "", req.Inputs, req.Outputs, req.Config)
 	}
@@ -101,15 +122,21 @@ func (p *Provider) check(ctx context.Context, req custom.CheckRequest) (custom.C
 	if err != nil {
 		return custom.CheckResponse{}, err
 	}
-	if rc, ok := r.(custom.ResourceWithCheck); ok {
+	if rc, ok := implemented[custom.ResourceWithCheck](r); ok {
 		return rc.Check(ctx, req)
 	}
+	return p.schemaCheck(req), nil
+}
+
+// schemaCheck is the check of a backend without Check: the schema's
+// defaults, then its check.
+func (p *Provider) schemaCheck(req custom.CheckRequest) custom.CheckResponse {
 	spec, ok := p.resourceSchema(req.Type)
 	if !ok {
-		return custom.CheckResponse{Inputs: req.Inputs}, nil
+		return custom.CheckResponse{Inputs: req.Inputs}
 	}
 	inputs := applyDefaults(spec.InputProperties, req.Inputs)
-	return custom.CheckResponse{Inputs: inputs, Failures: p.schema.Check(spec.Inputs(), inputs)}, nil
+	return custom.CheckResponse{Inputs: inputs, Failures: p.schema.Check(spec.Inputs(), inputs)}
 }
 
 // applyDefaults fills schema defaults for absent inputs and marks inputs
@@ -134,11 +161,46 @@ func (p *Provider) diff(ctx context.Context, req custom.DiffRequest) (custom.Dif
 	if err != nil {
 		return custom.DiffResponse{}, err
 	}
-	if rd, ok := r.(custom.ResourceWithDiff); ok {
-		return rd.Diff(ctx, req)
-	}
 	spec, _ := p.resourceSchema(req.Type)
-	return defaultDiff(spec, req), nil
+	var resp custom.DiffResponse
+	if rd, ok := implemented[custom.ResourceWithDiff](r); ok {
+		if resp, err = rd.Diff(ctx, req); err != nil {
+			return resp, err
+		}
+	} else {
+		resp = defaultDiff(spec, req)
+	}
+	if _, ok := implemented[custom.ResourceWithUpdate](r); !ok && (resp.HasChanges || len(resp.Changes) > 0) {
+		resp = replacing(resp, defaultDiff(spec, req))
+	}
+	return resp, nil
+}
+
+// replacing is d for a backend without Update: every change replaces the
+// resource. A d with no detail takes the changed inputs from byKey.
+func replacing(d, byKey custom.DiffResponse) custom.DiffResponse {
+	if len(d.Changes) == 0 {
+		d.Changes = byKey.Changes
+	}
+	changes := make(map[string]custom.DiffKind, len(d.Changes))
+	replaces := slices.Clone(d.Replaces)
+	for path, kind := range d.Changes {
+		switch kind {
+		case custom.DiffAdd:
+			kind = custom.DiffAddReplace
+		case custom.DiffDelete:
+			kind = custom.DiffDeleteReplace
+		case custom.DiffUpdate:
+			kind = custom.DiffUpdateReplace
+		}
+		changes[path] = kind
+		if !slices.Contains(replaces, path) {
+			replaces = append(replaces, path)
+		}
+	}
+	sort.Strings(replaces)
+	d.Changes, d.Replaces, d.HasChanges = changes, replaces, true
+	return d
 }
 
 // defaultDiff compares old and new inputs key by key. A change to a
@@ -241,7 +303,11 @@ func (p *Provider) update(ctx context.Context, req custom.UpdateRequest, preview
 	}
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	resp, err := r.Update(ctx, req)
+	ru, ok := implemented[custom.ResourceWithUpdate](r)
+	if !ok {
+		return custom.UpdateResponse{}, fmt.Errorf("%s %q has no Update: a change of its inputs replaces it", req.Type, req.Name)
+	}
+	resp, err := ru.Update(ctx, req)
 	if err != nil {
 		return resp, p.partial(req.Type, req.Inputs, err)
 	}
@@ -255,7 +321,14 @@ func (p *Provider) read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 	if err != nil {
 		return custom.ReadResponse{}, err
 	}
-	resp, err := r.Read(ctx, req)
+	rr, ok := implemented[custom.ResourceWithRead](r)
+	if !ok {
+		if req.Inputs.Len() == 0 && req.Outputs.Len() == 0 {
+			return custom.ReadResponse{}, fmt.Errorf("%s %q cannot be imported: its backend has no Read", req.Type, req.Name)
+		}
+		return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil // as recorded
+	}
+	resp, err := rr.Read(ctx, req)
 	if pe, ok := err.(*custom.PartialError); ok {
 		_, pe.Outputs = p.readSecrets(req, property.Map{}, pe.Outputs)
 	}
@@ -292,9 +365,13 @@ func (p *Provider) delete(ctx context.Context, req custom.DeleteRequest) error {
 	if err != nil {
 		return err
 	}
+	rd, ok := implemented[custom.ResourceWithDelete](r)
+	if !ok {
+		return nil // deleting only forgets it
+	}
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	_, err = r.Delete(ctx, req)
+	_, err = rd.Delete(ctx, req)
 	return err
 }
 

@@ -209,9 +209,9 @@ func (g *generator) resource(tok string) *yaml.Node {
 	case isComponent:
 		addText(r, "description", g.docs.Func(funcName(sh.fn)))
 	case !typed:
-		g.fail("%s: registered with WithResource, which says nothing of its Go types; register it with WithTypedResource[Inputs, State]", tok)
+		g.fail("%s: registered with WithResource, which says nothing of its Go types; write it as a custom.TypedResource and register it with WithTypedResource, or give its types with WithRawResource[Inputs, State]", tok)
 		return r
-	case reflect.TypeOf(sh.fn) != nil: // the custom.Resource
+	case reflect.TypeOf(sh.fn) != nil: // the author's backend
 		addText(r, "description", g.docs.Type(elem(reflect.TypeOf(sh.fn))))
 	}
 	props, required := g.object(tok+" inputs", sh.args)

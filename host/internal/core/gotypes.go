@@ -112,7 +112,11 @@ func (p *Provider) resourceOfType(t reflect.Type) (string, error) {
 	}
 	for tok, r := range p.resources {
 		sh, ok := p.signatures[tok]
-		if r != nil && elem(reflect.TypeOf(r)) == t || ok && sh.result != nil && elem(sh.result) == t {
+		backend := any(r)
+		if ok && sh.fn != nil { // the author's, a typed one unwrapped
+			backend = sh.fn
+		}
+		if backend != nil && elem(reflect.TypeOf(backend)) == t || ok && sh.result != nil && elem(sh.result) == t {
 			toks = append(toks, tok)
 		}
 	}

@@ -75,7 +75,7 @@ func (p *Provider) invoke(ctx context.Context, token string, args property.Map) 
 	if len(failures) > 0 {
 		return InvokeResponse{Failures: failures}, nil
 	}
-	ret, err := runSafely(ctx, token, "", func(ctx context.Context) (property.Map, error) { return fn(ctx, args) })
+	ret, err := runSafely(p.enter(ctx, "", args), token, "", func(ctx context.Context) (property.Map, error) { return fn(ctx, args) })
 	if ie, ok := asInputError(err); ok {
 		return InvokeResponse{Failures: ie.Failures}, nil
 	}

@@ -37,7 +37,7 @@ type Provider struct {
 	param *parameterization
 
 	mu         sync.Mutex
-	config     configState
+	config     *configState
 	engineAddr string
 	engine     *monitorclient.EngineClient
 
@@ -61,6 +61,7 @@ type definition struct {
 	bridged         map[string]Bridged                                   // tokens served with the Go SDK (host/gosdk)
 	refTypes        map[reflect.Type]string                              // WithResourceRef: Go types of resources, to their token or $ref
 	onConfigure     func(ctx context.Context, config property.Map) error // WithConfig
+	decodeConfig    func(config property.Map) (any, error)               // WithConfig: the values as its type
 	parameterize    ParameterizeFunc                                     // WithParameterize
 	noSchema        bool                                                 // WithoutSchema
 	generating      bool                                                 // building the schema from types: WithSchema is ignored
@@ -87,7 +88,7 @@ func New(name string) *Provider {
 // configuration, engine and monitor connections, the bound on
 // registrations in flight, warnings.
 func newInstance(d *definition) *Provider {
-	return &Provider{definition: d, monitors: monitorclient.NewPool(), window: newWindow(0)}
+	return &Provider{definition: d, monitors: monitorclient.NewPool(), window: newWindow(0), config: &configState{}}
 }
 
 // Of is the core of a *host.Provider, for the packages beside host that

@@ -115,7 +115,7 @@ func (p *Provider) AddFunction(token string, sig signature, f Function) error {
 }
 
 // AddResource serves custom resource token with r; sig, if it has types,
-// says its inputs and state (host.WithTypedResource).
+// says its inputs and state (host.WithTypedResource, WithRawResource).
 func (p *Provider) AddResource(token string, r custom.Resource, sig signature) error {
 	if _, dup := p.resources[token]; dup {
 		return fmt.Errorf("resource %s registered twice", token)
@@ -143,13 +143,13 @@ func SetConfig[C any](p *Provider, fn func(ctx context.Context, config C) error)
 		return errors.New("configuration: WithConfig given twice")
 	}
 	p.configSignature = &signature{args: t, fn: fn}
-	p.onConfigure = func(ctx context.Context, config property.Map) error {
+	p.decodeConfig = func(config property.Map) (any, error) {
 		var c C
-		if _, err := decodeArgs(config, &c); err != nil {
-			return err
-		}
-		return fn(ctx, c)
+		_, err := decodeArgs(config, &c)
+		return c, err
 	}
+	// Configure decodes the values before, into ctx's configuration.
+	p.onConfigure = func(ctx context.Context, _ property.Map) error { return fn(ctx, ConfigOf[C](ctx)) }
 	return nil
 }
 

@@ -35,7 +35,7 @@ func Options() []host.Option {
 	return []host.Option{
 		host.WithVersion(Version),
 		host.WithComponent(ShelfType, BuildShelf),
-		host.WithTypedResource[TagArgs, TagArgs](TagType, stored{}),
+		host.WithRawResource[TagArgs, TagArgs](TagType, stored{}),
 		host.WithParameterize(Parameterize),
 		host.WithComponent(HookType, BuildHook),
 		host.WithMethod(HookSwitch, Switch),
@@ -67,7 +67,7 @@ func Parameterize(_ context.Context, req host.ParameterizeRequest) (host.Paramet
 		return host.Parameterized{}, err
 	}
 	p, err := host.New(param.Kind, host.WithVersion(version),
-		host.WithTypedResource[ItemArgs, ItemState](param.Kind+":index:Item", item{param: param, version: version}))
+		host.WithRawResource[ItemArgs, ItemState](param.Kind+":index:Item", item{param: param, version: version}))
 	return host.Parameterized{Provider: p, Value: value}, err
 }
 

@@ -109,7 +109,7 @@ func gardenOptions() []host.Option {
 		host.WithComponent("garden:index:Garden", func(ctx context.Context, c *host.Component, args GardenArgs) (GardenOutputs, error) {
 			return GardenOutputs{}, nil
 		}),
-		host.WithTypedResource[ShedArgs, ShedState]("garden:index:Shed", shed{}),
+		host.WithRawResource[ShedArgs, ShedState]("garden:index:Shed", shed{}),
 		host.WithMethod("garden:index:Garden/water", func(ctx context.Context, self *host.Component, args WaterArgs) (Season, error) {
 			return "", nil
 		}),
