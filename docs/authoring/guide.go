@@ -93,10 +93,11 @@ func (Note) Delete(ctx context.Context, req custom.TypedDeleteRequest[NoteArgs, 
 // noteState is a note's state: its text after the prefix of the provider
 // serving ctx's request.
 func noteState(ctx context.Context, in NoteArgs) NoteState {
+	text := in.Text
 	if prefix := host.Config[Config](ctx).Prefix; prefix != nil {
-		return NoteState{Text: *prefix + in.Text}
+		text = *prefix + text
 	}
-	return NoteState{Text: in.Text}
+	return NoteState{Text: text}
 }
 
 // WordCountArgs are the arguments of getWordCount.
