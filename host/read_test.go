@@ -146,3 +146,24 @@ func TestImportReadMarksSchemaSecrets(t *testing.T) {
 	wantSecret(t, "inputs", ins, "password")
 	wantSecret(t, "outputs", outs, "password")
 }
+
+// A backend that marks its own secrets and forgets one it copied leaks
+// nothing: an output holding the text of a secret input (here in another
+// case, inside a URL) is secret, and an output holding none stays plain.
+func TestExactBackendForgetsACopiedSecret(t *testing.T) {
+	t.Parallel()
+	olds := resource.PropertyMap{
+		"title":   resource.NewProperty("t"),
+		"content": resource.MakeSecret(resource.NewProperty("news-8831")),
+	}
+	str := func(s string) property.Value { return property.New(s) }
+	backend := plainDoc{exact: true,
+		ins: property.NewMap(map[string]property.Value{"title": str("t"), "content": str("news-8831")}),
+		outs: property.NewMap(map[string]property.Value{
+			"title": str("t"), "content": str("news-8831"),
+			"etag": str("https://store/NEWS-8831"), "token": str("tok-1"), "password": str("pw"),
+		}),
+	}
+	_, outs := readDoc(t, backend, olds, nil)
+	wantSecret(t, "outputs", outs, "content", "etag", "password")
+}

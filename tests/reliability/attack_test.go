@@ -77,8 +77,7 @@ func attackCases() []malformedCase {
 		{rpc: "Check", what: "20 MiB value", input: "BucketObject `content`: a 20 MiB string", expect: "accepted",
 			ok: answer.accepted, send: check(objectURN, with(validObject, "content", strings.Repeat("x", 20<<20)))},
 		{rpc: "Construct", what: "20 MiB value of the wrong type", input: "Site `pages`: a 20 MiB string", want: "pages",
-			hostDefect: "issue 32 item 4: the error quotes the whole input, and an error over about 16 MB ends the connection (COMPRESSION_ERROR) with every call in flight on it",
-			send:       construct("sitekit:index:Site", with(site, "pages", strings.Repeat("x", 20<<20)))},
+			send: construct("sitekit:index:Site", with(site, "pages", strings.Repeat("x", 20<<20)))},
 		{rpc: "Construct", what: "million-element array", input: "Site `indexContent`: an array of 1,000,000 numbers", want: "indexContent",
 			send: construct("sitekit:index:Site", map[string]any{"indexContent": numbers(1_000_000)})},
 		{rpc: "Construct", what: "10,000 pages, one bad", input: "Site `pages`: 10,000 pages, one named `../x`", want: `pages["../x"]`,
@@ -92,8 +91,7 @@ func attackCases() []malformedCase {
 			send: onMonitor(silentMonitor, construct("sitekit:index:Site", site))},
 		{rpc: "Call", what: "monitor that never answers", input: "pageUrl, `monitorEndpoint` accepts and stays silent",
 			expect: "an error naming the resource monitor, after one connection attempt (gRPC's 20 s)", ok: namesMonitorAfterOneDial,
-			hostDefect: "issue 32 Low: a Call dials the monitor twice (for the deployment info, then for the call), 40 s in all",
-			send:       onMonitor(silentMonitor, call("sitekit:index:Site/pageUrl", with(self, "page", "a.html")))},
+			send: onMonitor(silentMonitor, call("sitekit:index:Site/pageUrl", with(self, "page", "a.html")))},
 		{rpc: "Construct", what: "Cancel mid-Construct", input: "Site whose bucket registration never returns, then `Cancel`",
 			expect: "the Construct ends with an error saying it was cancelled, naming the registration", ok: func(a answer) bool {
 				return rejectsWith(`register child sitekit:index:Bucket "bad-bucket"`)(a) && strings.Contains(a.message, "canceled")
@@ -121,8 +119,7 @@ func attackCases() []malformedCase {
 		// Secrets the host checks too eagerly.
 		{rpc: "Construct", what: "secret page body equal to a word of the Site's name", input: "Site `bad`, `pages: {\"a.html\": secret \"bad\"}`",
 			expect: "accepted: no child name is computed from a page body", ok: answer.accepted,
-			hostDefect: "issue 32 Low: the host refuses a child name holding a secret input's text, and `bad-bucket` holds \"bad\"",
-			send:       construct("sitekit:index:Site", with(site, "pages", map[string]any{"a.html": map[string]any{sigKey: "1b47061264138c4ac30d75fd1eb44270", "value": "bad"}}))},
+			send: construct("sitekit:index:Site", with(site, "pages", map[string]any{"a.html": map[string]any{sigKey: "1b47061264138c4ac30d75fd1eb44270", "value": "bad"}}))},
 	}
 }
 
