@@ -133,6 +133,11 @@ func TestSecretsHuntFailures(t *testing.T) {
 	}, {
 		// Made secret in the program: the CLI masks the text of secret
 		// config values in what it prints, which would hide the leak.
+		// The YAML language host passes a secret argument of an invoke
+		// as plain text (the result is secret), so only the function
+		// can keep it out of its error: getObject does not repeat the
+		// key. (The host redacts a secret argument it is told of,
+		// quoted or not: host/internal/core's TestRedact...)
 		name: "secret function argument quoted in an error",
 		program: "resources:\n  b:\n    type: sitekit:index:Bucket\n" +
 			"variables:\n  got:\n    fn::invoke:\n      function: sitekit:index:getObject\n      arguments:\n        bucket: ${b.bucketName}\n        key:\n          fn::secret:\n            fn::join: [\"\", ['Lit\"', 'Secret-88']]\n" +
