@@ -84,24 +84,34 @@ func (m *matcher) build() {
 		b    byte
 		to   int32
 	}
-	children := map[uint64]int32{}
+	// The trie from the keys in order: each key shares its nodes with
+	// the previous one as far as they agree, and adds the rest.
+	key := func(i int32) string { return m.lower[i][:min(len(m.lower[i]), keyLen)] }
+	sorted := make([]int32, len(m.lower))
+	for i := range sorted {
+		sorted[i] = int32(i)
+	}
+	slices.SortFunc(sorted, func(a, b int32) int { return strings.Compare(key(a), key(b)) })
 	var trie []triple
 	m.nodes = []acNode{{}}
 	keyEnd := make([]int32, len(m.lower))
-	for i, low := range m.lower {
-		n := int32(0)
-		for j := 0; j < len(low) && j < keyLen; j++ {
-			k := uint64(n)<<8 | uint64(low[j])
-			next, ok := children[k]
-			if !ok {
-				next = int32(len(m.nodes))
-				m.nodes = append(m.nodes, acNode{depth: int32(j + 1)})
-				children[k] = next
-				trie = append(trie, triple{n, low[j], next})
-			}
-			n = next
+	path := []int32{0} // the nodes of the previous key, by depth
+	prev := ""
+	for _, i := range sorted {
+		k := key(i)
+		common := 0
+		for common < len(k) && common < len(prev) && k[common] == prev[common] {
+			common++
 		}
-		keyEnd[i] = n
+		path = path[:common+1]
+		for j := common; j < len(k); j++ {
+			next := int32(len(m.nodes))
+			m.nodes = append(m.nodes, acNode{depth: int32(j + 1)})
+			trie = append(trie, triple{path[j], k[j], next})
+			path = append(path, next)
+		}
+		keyEnd[i] = path[len(k)]
+		prev = k
 	}
 	slices.SortFunc(trie, func(a, b triple) int {
 		if a.from != b.from {
