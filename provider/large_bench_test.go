@@ -10,8 +10,6 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/provider"
@@ -37,36 +35,22 @@ func BenchmarkLargeObject(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			conn, err := grpc.NewClient(serveForBench(b, p), grpc.WithTransportCredentials(insecure.NewCredentials()),
+			c, bucket := benchBucket(b, serveForBench(b, p), "file://"+b.TempDir(),
 				grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(1<<30), grpc.MaxCallSendMsgSize(1<<30)))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = conn.Close() })
-			c := pulumirpc.NewResourceProviderClient(conn)
 			ctx := context.Background()
-			args, _ := structpb.NewStruct(map[string]any{"storageUrl": "file://" + b.TempDir()})
-			if _, err := c.Configure(ctx, &pulumirpc.ConfigureRequest{Args: args, AcceptSecrets: true, AcceptResources: true}); err != nil {
-				b.Fatal(err)
-			}
-			const stackURN = "urn:pulumi:dev::bench::sitekit:index:Site$"
-			bucket, err := c.Create(ctx, &pulumirpc.CreateRequest{Urn: stackURN + "sitekit:index:Bucket::b", Name: "b", Type: "sitekit:index:Bucket", Properties: &structpb.Struct{}})
-			if err != nil {
-				b.Fatal(err)
-			}
 			body := resource.NewProperty(content)
 			if secret {
 				body = resource.MakeSecret(body)
 			}
 			news, err := plugin.MarshalProperties(resource.PropertyMap{
-				"bucket":  resource.NewProperty(bucket.GetProperties().GetFields()["bucketName"].GetStringValue()),
+				"bucket":  resource.NewProperty(bucket),
 				"key":     resource.NewProperty("pages/big.html"),
 				"content": body,
 			}, plugin.MarshalOptions{KeepSecrets: true})
 			if err != nil {
 				b.Fatal(err)
 			}
-			const u = stackURN + "sitekit:index:BucketObject::big"
+			const u = benchStack + "sitekit:index:BucketObject::big"
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
