@@ -23,34 +23,34 @@ const minSecretLen = 3
 // of a secret map (a value's key is as secret as the map holding it).
 func secretTexts(ms ...property.Map) []secretText {
 	var out []secretText
-	var walk func(prop string, v property.Value, secret bool)
-	walk = func(prop string, v property.Value, secret bool) {
+	var walk func(v property.Value, secret bool)
+	walk = func(v property.Value, secret bool) {
 		secret = secret || v.Secret()
 		switch {
 		case v.IsArray():
 			for _, e := range v.AsArray().All {
-				walk(prop, e, secret)
+				walk(e, secret)
 			}
 		case v.IsMap():
 			for k, e := range v.AsMap().All {
 				if secret {
-					out = append(out, secretText{text: k, prop: prop, key: true})
+					out = append(out, secretText{text: k, key: true})
 				}
-				walk(prop, e, secret)
+				walk(e, secret)
 			}
 		case !secret:
 		case v.IsString():
-			out = append(out, secretText{text: v.AsString(), prop: prop})
+			out = append(out, secretText{text: v.AsString()})
 		case v.IsNumber():
 			n := v.AsNumber()
 			for _, f := range []byte{'f', 'g'} {
-				out = append(out, secretText{text: strconv.FormatFloat(n, f, -1, 64), prop: prop})
+				out = append(out, secretText{text: strconv.FormatFloat(n, f, -1, 64)})
 			}
 		}
 	}
 	for _, m := range ms {
-		for k, v := range m.All {
-			walk(k, v, false)
+		for _, v := range m.All {
+			walk(v, false)
 		}
 	}
 	return out

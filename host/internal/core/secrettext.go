@@ -20,12 +20,10 @@ import (
 // memory is so at most keyLen nodes per secret, however long the secret.
 const keyLen = 64
 
-// secretText is the text of a secret, and the top-level property of the
-// request it is under (never a deeper path, which could name a secret
-// key).
+// secretText is the text of a secret.
 type secretText struct {
-	text, prop string
-	key        bool // a key of a secret map
+	text string
+	key  bool // a key of a secret map
 }
 
 // matcher finds secret texts in strings.

@@ -18,7 +18,7 @@ import (
 func TestRedactSurvivesQuotingAndEncodings(t *testing.T) {
 	t.Parallel()
 	const secret = "Lit\"Secret-88\\\n\x01é"
-	m := newMatcher([]secretText{{text: secret, prop: "key"}})
+	m := newMatcher([]secretText{{text: secret}})
 	quotedJSON, _ := json.Marshal(secret)
 	forms := map[string]string{
 		"plain": secret,
