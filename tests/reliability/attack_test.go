@@ -13,6 +13,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
 )
@@ -76,8 +77,10 @@ func attackCases() []malformedCase {
 			ok: answer.accepted, send: construct("sitekit:index:Site", map[string]any{"indexContent": strings.Repeat("x", 8<<20)})},
 		{rpc: "Check", what: "20 MiB value", input: "BucketObject `content`: a 20 MiB string", expect: "accepted",
 			ok: answer.accepted, send: check(objectURN, with(validObject, "content", strings.Repeat("x", 20<<20)))},
-		{rpc: "Construct", what: "20 MiB value of the wrong type", input: "Site `pages`: a 20 MiB string", want: "pages",
-			send: construct("sitekit:index:Site", with(site, "pages", strings.Repeat("x", 20<<20)))},
+		{rpc: "Construct", what: "20 MiB value of the wrong type, another Construct beside it", input: "Site `pages`: a 20 MiB string; a valid Site at the same time, on the same connection",
+			expect: "names `pages`, and the other Construct is accepted (the error is bounded: one over about 16 MB would end the connection)",
+			ok:     func(a answer) bool { return a.bare().names("pages") && a.note == besideAccepted },
+			send:   alongside(construct("sitekit:index:Site", with(site, "pages", strings.Repeat("x", 20<<20))))},
 		{rpc: "Construct", what: "million-element array", input: "Site `indexContent`: an array of 1,000,000 numbers", want: "indexContent",
 			send: construct("sitekit:index:Site", map[string]any{"indexContent": numbers(1_000_000)})},
 		{rpc: "Construct", what: "10,000 pages, one bad", input: "Site `pages`: 10,000 pages, one named `../x`", want: `pages["../x"]`,
@@ -285,6 +288,30 @@ func onMonitor(mon fakeMonitor, send sender) sender {
 		return a
 	}
 }
+
+// alongside sends send and, at the same time on the same connection, a
+// valid Construct of another Site, whose answer it notes.
+func alongside(send sender) sender {
+	return func(ctx context.Context, t *testing.T, c pulumirpc.ResourceProviderClient, monitor string) answer {
+		good := &pulumirpc.ConstructRequest{
+			Project: project, Stack: stack, MonitorEndpoint: monitor,
+			Type: "sitekit:index:Site", Name: "good", Parent: stackURN, Inputs: rawStruct(t, map[string]any{"indexContent": "hi"}),
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := c.Construct(ctx, good)
+			done <- err
+		}()
+		a := send(ctx, t, c, monitor)
+		a.note = besideAccepted
+		if err := <-done; err != nil {
+			a.note = "the Construct beside it: " + firstLine(status.Convert(err).Message())
+		}
+		return a
+	}
+}
+
+const besideAccepted = "the Construct beside it: accepted"
 
 func namesMonitorAfterOneDial(a answer) bool {
 	return a.bare().names("resource monitor") && a.note == "1 connection attempt(s)"
