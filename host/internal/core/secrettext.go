@@ -29,7 +29,7 @@ type secretText struct {
 // matcher finds secret texts in strings.
 type matcher struct {
 	texts []secretText
-	lower []string // the texts, in ASCII lower case
+	keys  []string // the texts' first keyLen bytes, in ASCII lower case
 	// The automaton, over the lower-case keys (the first keyLen bytes of
 	// each text). Node 0 is the root, whose transitions are a table.
 	root  [256]int32
@@ -54,18 +54,18 @@ type acEdge struct {
 // minSecretLen and repeats (in any case); nil if none is left.
 func newMatcher(texts []secretText) *matcher {
 	m := &matcher{}
-	seen := map[string]bool{}
+	seen := map[string][]int{} // by key, the texts kept
 	for _, t := range texts {
 		if len(t.text) < minSecretLen {
 			continue
 		}
-		low := lowerASCII(t.text)
-		if seen[low] {
+		key := lowerASCII(t.text[:min(len(t.text), keyLen)])
+		if slices.ContainsFunc(seen[key], func(i int) bool { return equalFoldASCII(m.texts[i].text, t.text) }) {
 			continue
 		}
-		seen[low] = true
+		seen[key] = append(seen[key], len(m.texts))
 		m.texts = append(m.texts, t)
-		m.lower = append(m.lower, low)
+		m.keys = append(m.keys, key)
 	}
 	if len(m.texts) == 0 {
 		return nil
@@ -84,15 +84,15 @@ func (m *matcher) build() {
 	}
 	// The trie from the keys in order: each key shares its nodes with
 	// the previous one as far as they agree, and adds the rest.
-	key := func(i int32) string { return m.lower[i][:min(len(m.lower[i]), keyLen)] }
-	sorted := make([]int32, len(m.lower))
+	key := func(i int32) string { return m.keys[i] }
+	sorted := make([]int32, len(m.keys))
 	for i := range sorted {
 		sorted[i] = int32(i)
 	}
 	slices.SortFunc(sorted, func(a, b int32) int { return strings.Compare(key(a), key(b)) })
 	var trie []triple
 	m.nodes = []acNode{{}}
-	keyEnd := make([]int32, len(m.lower))
+	keyEnd := make([]int32, len(m.keys))
 	path := []int32{0} // the nodes of the previous key, by depth
 	prev := ""
 	for _, i := range sorted {
@@ -227,9 +227,9 @@ func (m *matcher) scan(s string, found func(text, start, end int) bool) {
 			}
 			start := i + 1 - int(node.depth)
 			for _, t := range m.ends[node.end : node.end+node.nend] {
-				low := m.lower[t]
+				text := m.texts[t].text
 				end := i + 1
-				for end < len(s) && end-start < len(low) && lowerByte(s[end]) == low[end-start] {
+				for end < len(s) && end-start < len(text) && lowerByte(s[end]) == lowerByte(text[end-start]) {
 					end++
 				}
 				if !found(int(t), start, end) {
@@ -248,7 +248,7 @@ func (m *matcher) find(s string) (secretText, bool) {
 	var got secretText
 	ok := false
 	m.scan(s, func(t, start, end int) bool {
-		if end-start == len(m.lower[t]) {
+		if end-start == len(m.texts[t].text) {
 			got, ok = m.texts[t], true
 		}
 		return !ok
@@ -543,6 +543,19 @@ func lowerByte(c byte) byte {
 	return c
 }
 
+// equalFoldASCII reports whether a and b are equal, ASCII case aside.
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if lowerByte(a[i]) != lowerByte(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // lowerASCII is s with its ASCII letters in lower case, byte for byte.
 func lowerASCII(s string) string {
 	for i := 0; i < len(s); i++ {
@@ -571,7 +584,7 @@ func (m *matcher) occurrences(s string) []occurrence {
 	}
 	var out []occurrence
 	m.scan(s, func(t, start, end int) bool {
-		if end-start == len(m.lower[t]) {
+		if end-start == len(m.texts[t].text) {
 			out = append(out, occurrence{span{start, end}, m.texts[t].key})
 		}
 		return true

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -79,5 +80,27 @@ func TestMatcherManySecrets(t *testing.T) {
 	}
 	if newMatcher([]secretText{{text: "ab"}}) != nil {
 		t.Error("a matcher of texts too short to redact")
+	}
+}
+
+// A large secret costs the matcher only what it holds of it (keyLen
+// bytes): neither building it nor scanning copies the secret. Not
+// parallel: it reads the process's allocations.
+func TestMatcherDoesNotCopyLargeSecrets(t *testing.T) {
+	secret := strings.Repeat("<P>Hello World</P>", 1<<20) // 18 MiB, mixed case
+	lower := strings.ToLower(secret)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m := newMatcher([]secretText{{text: secret}, {text: lower}})
+	found := m.within("x" + secret[:100] + "x")
+	runtime.ReadMemStats(&after)
+	if found {
+		t.Error("a prefix of the secret is found as the secret")
+	}
+	if len(m.texts) != 1 {
+		t.Errorf("%d texts kept, want 1: the second is the first in lower case", len(m.texts))
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("building and scanning allocated %d bytes for a secret of %d", grew, len(secret))
 	}
 }
