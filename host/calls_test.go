@@ -325,3 +325,28 @@ func TestComponentReadRefusesSecretName(t *testing.T) {
 		}
 	}
 }
+
+// What Register answers depends on the child in its raw form too
+// (resp.Outputs, not only through Output and IDValue): an output of the
+// component taken from it depends on the child.
+func TestRegisterOutputsDependOnTheChild(t *testing.T) {
+	t.Parallel()
+	mon := hosttest.Start(t)
+	var child urn.URN
+	client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+		func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
+			resp, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
+				Type: "other:index:Thing", Name: "t", Custom: true,
+				Inputs: property.NewMap(map[string]property.Value{"label": property.New("x")}),
+			})
+			child = resp.URN
+			return rawCompOut{Shout: resp.Outputs.Get("label")}, err
+		}))
+	resp, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deps := resp.GetStateDependencies()["shout"].GetUrns(); child == "" || !slices.Contains(deps, string(child)) {
+		t.Errorf("shout depends on %v, want the child %s", deps, child)
+	}
+}

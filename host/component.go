@@ -77,9 +77,11 @@ func (c *Component) ProviderConfig() property.Map { return c.c.ProviderConfig() 
 // child component gets the whole map, as the Go SDK passes it on. Read the
 // child's outputs with resp.Output(key) and its ID with resp.IDValue():
 // values that depend on it, unknown in a preview where the engine sent
-// none. A name that contains a secret input is refused (it would be in the
-// URN). At most the engine's parallel registrations of the process are in
-// flight at once, those of earlier components first.
+// none. Names are in URNs, in plaintext: a key of a secret map in the
+// name becomes a digest of it, and a name holding any other secret input
+// is refused (one equal to a word of the component's own name aside). At
+// most the engine's parallel registrations of the process are in flight
+// at once, those of earlier components first.
 func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {
 	return c.c.Register(ctx, req)
 }
@@ -111,8 +113,8 @@ func (c *Component) Call(ctx context.Context, req monitorclient.CallRequest) (mo
 // SDKs' Get functions do: a child of the component unless Parent is set,
 // with the provider the program passed for its package unless Provider is
 // set. The engine records it as external: it never creates or deletes it.
-// Its properties depend on it. As with Register, a name that contains a
-// secret input is refused.
+// Its properties depend on it. Its name is checked as Register checks a
+// child's.
 func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequest) (monitorclient.ReadResourceResponse, error) {
 	return c.c.Read(ctx, req)
 }

@@ -122,21 +122,33 @@ func TestConstructForwardsOptions(t *testing.T) {
 	req.DeleteBeforeReplace = new(true)
 	req.Dependencies = []string{other}
 	req.AdditionalSecretOutputs = []string{"shout"}
-	req.IgnoreChanges, req.ReplaceOnChanges = []string{"greeting"}, []string{"greeting"}
+	req.IgnoreChanges, req.ReplaceOnChanges = []string{"greeting"}, []string{"greeting.x", "shout"}
 	req.DeletedWith, req.ReplaceWith = other, []string{other}
 	req.ReplacementTrigger = structpb.NewStringValue("v2")
 	req.CustomTimeouts = &pulumirpc.ConstructRequest_CustomTimeouts{Create: "1m", Update: "2m", Delete: "3m", Read: "4m"}
 	req.ResourceHooks = &pulumirpc.ConstructRequest_ResourceHooksBinding{BeforeCreate: []string{"audit"}, OnError: []string{"retry"}}
 	req.Aliases = []*pulumirpc.Alias{{Alias: &pulumirpc.Alias_Urn{Urn: "urn:pulumi:dev::proj::test:index:Comp::old"}}}
-	if _, err := client.Construct(context.Background(), req); err != nil {
+	resp, err := client.Construct(context.Background(), req)
+	if err != nil {
 		t.Fatal(err)
+	}
+	state, err := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shout := state["shout"]; !shout.IsSecret() {
+		t.Errorf("the state's shout = %v, want it secret: it is in additionalSecretOutputs", shout)
+	}
+	if len(mon.Registrations()) == 0 {
+		t.Fatal("the component was not registered")
 	}
 	r := mon.Registrations()[0].Raw
 	checks := map[string]bool{
 		"protect":            r.GetProtect() && r.GetRetainOnDelete() && r.GetDeleteBeforeReplace(),
-		"dependencies":       len(r.GetDependencies()) == 1 && r.GetDependencies()[0] == other,
-		"additionalSecrets":  len(r.GetAdditionalSecretOutputs()) == 1,
-		"ignore/replace":     len(r.GetIgnoreChanges()) == 1 && len(r.GetReplaceOnChanges()) == 1,
+		"dependencies":       slices.Equal(r.GetDependencies(), []string{other}),
+		"additionalSecrets":  slices.Equal(r.GetAdditionalSecretOutputs(), []string{"shout"}),
+		"ignoreChanges":      slices.Equal(r.GetIgnoreChanges(), []string{"greeting"}),
+		"replaceOnChanges":   slices.Equal(r.GetReplaceOnChanges(), []string{"greeting.x", "shout"}),
 		"deletedWith":        r.GetDeletedWith() == other,
 		"replaceWith":        len(r.GetReplaceWith()) == 1 && r.GetReplaceWith()[0] == other,
 		"replacementTrigger": r.GetReplacementTrigger().GetStringValue() == "v2",
@@ -326,6 +338,17 @@ func TestApplyPropagatesMarkers(t *testing.T) {
 	unknown := host.Apply(join, known, property.New(property.Computed))
 	if !unknown.IsComputed() || !unknown.Secret() {
 		t.Errorf("Apply over an unknown = %v, want unknown secret", unknown)
+	}
+	// A secret anywhere inside a value makes the result secret: a map
+	// holding one, and an array holding that map.
+	nested := property.New(map[string]property.Value{"plain": property.New("p"), "pw": property.New("hunter2").WithSecret(true)})
+	count := func(v ...property.Value) property.Value { return property.New(float64(v[0].AsMap().Len())) }
+	if got := host.Apply(count, nested); !got.Secret() {
+		t.Errorf("Apply over a map holding a secret = %v, want secret", got)
+	}
+	inArray := property.New([]property.Value{nested})
+	if got := host.Apply(func(v ...property.Value) property.Value { return v[0] }, inArray); !got.Secret() {
+		t.Errorf("Apply over an array holding a secret = %v, want secret", got)
 	}
 }
 

@@ -146,3 +146,66 @@ func TestImportReadMarksSchemaSecrets(t *testing.T) {
 	wantSecret(t, "inputs", ins, "password")
 	wantSecret(t, "outputs", outs, "password")
 }
+
+// A backend that marks its own secrets and forgets one it copied leaks
+// nothing: an output holding the text of a secret input (here in another
+// case, inside a URL) is secret, and an output holding none stays plain.
+func TestExactBackendForgetsACopiedSecret(t *testing.T) {
+	t.Parallel()
+	olds := resource.PropertyMap{
+		"title":   resource.NewProperty("t"),
+		"content": resource.MakeSecret(resource.NewProperty("news-8831")),
+	}
+	str := func(s string) property.Value { return property.New(s) }
+	backend := plainDoc{exact: true,
+		ins: property.NewMap(map[string]property.Value{"title": str("t"), "content": str("news-8831")}),
+		outs: property.NewMap(map[string]property.Value{
+			"title": str("t"), "content": str("news-8831"),
+			"etag": str("https://store/NEWS-8831"), "token": str("tok-1"), "password": str("pw"),
+		}),
+	}
+	_, outs := readDoc(t, backend, olds, nil)
+	wantSecret(t, "outputs", outs, "content", "etag", "password")
+}
+
+// copyingBackend marks its secrets itself and forgets the provider's
+// configuration: its url is built from the configured endpoint.
+type copyingBackend struct{ slowResource }
+
+func (copyingBackend) ExactSecrets() bool { return true }
+
+func (copyingBackend) Create(_ context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	return custom.CreateResponse{ID: "t1", Outputs: property.NewMap(map[string]property.Value{
+		"url":  property.New(req.Config.Get("endpoint").AsString() + "/t1"),
+		"size": property.New("small"),
+	})}, nil
+}
+
+// An output holding the text of a secret provider configuration is
+// secret, whatever the backend says.
+func TestOutputFromSecretConfigIsSecret(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("cf", host.WithoutSchema(), host.WithResource("cf:index:Thing", copyingBackend{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := hosttest.NewServer(p)
+	ctx := context.Background()
+	opts := plugin.MarshalOptions{KeepSecrets: true}
+	args, err := plugin.MarshalProperties(resource.PropertyMap{"endpoint": resource.MakeSecret(resource.NewProperty("https://Hidden-Host-9931"))}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Configure(ctx, &pulumirpc.ConfigureRequest{Args: args, AcceptSecrets: true, AcceptResources: true}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.Create(ctx, &pulumirpc.CreateRequest{Urn: "urn:pulumi:dev::proj::cf:index:Thing::t", Name: "t", Type: "cf:index:Thing", Properties: &structpb.Struct{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := plugin.UnmarshalProperties(resp.GetProperties(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSecret(t, "outputs", outs, "url")
+}

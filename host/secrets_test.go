@@ -32,6 +32,17 @@ func constructVault(t *testing.T, mon *hosttest.Monitor, client pulumirpc.Resour
 	return resource.FromResourcePropertyMap(state)
 }
 
+// requireKeys stops the test unless m has each of keys: a loop over m
+// then checks them all.
+func requireKeys(t *testing.T, what string, m property.Map, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		if _, ok := m.GetOk(k); !ok {
+			t.Fatalf("%s have no %s: %v", what, k, m)
+		}
+	}
+}
+
 func childInputs(t *testing.T, mon *hosttest.Monitor, name string) property.Map {
 	t.Helper()
 	for _, r := range mon.Registrations() {
@@ -65,6 +76,8 @@ func TestSecretInPlainFieldSealsEverything(t *testing.T) {
 		}))
 	for _, name := range []string{"a", "b"} {
 		out := constructVault(t, mon, client, name, resource.MakeSecret(resource.NewProperty("hunter2xyz")))
+		requireKeys(t, name+"'s child inputs", childInputs(t, mon, name+"-child"), "encoded", "upper", "list", "constant")
+		requireKeys(t, name+"'s outputs", out, "echo", "greeting")
 		for k, v := range childInputs(t, mon, name+"-child").All {
 			if !v.Secret() {
 				t.Errorf("%s: child input %s = %v, want secret", name, k, v)
@@ -90,6 +103,7 @@ func TestSecretInPlainFieldSealsEverything(t *testing.T) {
 	}
 
 	out := constructVault(t, mon, client, "plain", resource.NewProperty("hunter2xyz"))
+	requireKeys(t, "plain child inputs", childInputs(t, mon, "plain-child"), "encoded", "upper", "list", "constant")
 	for k, v := range childInputs(t, mon, "plain-child").All {
 		if v.Secret() {
 			t.Errorf("plain: child input %s is secret without any secret input", k)

@@ -40,7 +40,9 @@ func (b *backend) getObject(ctx context.Context, args GetObjectArgs) (GetObjectR
 	}
 	o, err := st.GetObject(ctx, args.Bucket, args.Key)
 	if errors.Is(err, storage.ErrNotFound) {
-		return GetObjectResult{}, diag.Errorf("key", "no object %q in bucket %q", args.Key, args.Bucket)
+		// The key is not repeated: it may be secret, and a program's
+		// language host may pass a secret argument as plain text.
+		return GetObjectResult{}, diag.Errorf("key", "no object with that key in bucket %q", args.Bucket)
 	}
 	if err != nil {
 		return GetObjectResult{}, err

@@ -520,8 +520,8 @@ func TestGetObject(t *testing.T) {
 		path string
 		want string
 	}{
-		{"missing object", args(s("b"), s("gone.txt")), "key", `no object "gone.txt" in bucket "b"`},
-		{"missing bucket", args(s("nope"), s("note.txt")), "key", `no object "note.txt" in bucket "nope"`},
+		{"missing object", args(s("b"), s("gone.txt")), "key", `no object with that key in bucket "b"`},
+		{"missing bucket", args(s("nope"), s("note.txt")), "key", `no object with that key in bucket "nope"`},
 		{"missing argument", resource.PropertyMap{"bucket": s("b")}, "key", `missing required property "key"`},
 		{"wrong type", args(resource.NewProperty(1.0), s("note.txt")), "bucket", "expected a string"},
 		{"unknown argument", args(s("b"), resource.MakeComputed(s(""))), "key", "must be known"},

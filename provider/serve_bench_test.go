@@ -45,29 +45,14 @@ func BenchmarkServeObject(b *testing.B) {
 				b.Cleanup(g.Stop)
 				addr = lis.Addr().String()
 			}
-			conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = conn.Close() })
-			c := pulumirpc.NewResourceProviderClient(conn)
+			c, name := benchBucket(b, addr, "mem://")
 			ctx := context.Background()
-			args, _ := structpb.NewStruct(map[string]any{"storageUrl": "mem://"})
-			if _, err := c.Configure(ctx, &pulumirpc.ConfigureRequest{Args: args, AcceptSecrets: true, AcceptResources: true}); err != nil {
-				b.Fatal(err)
-			}
-			const stackURN = "urn:pulumi:dev::bench::sitekit:index:Site$"
-			bucket, err := c.Create(ctx, &pulumirpc.CreateRequest{Urn: stackURN + "sitekit:index:Bucket::b", Name: "b", Type: "sitekit:index:Bucket", Properties: &structpb.Struct{}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			name := bucket.GetProperties().GetFields()["bucketName"].GetStringValue()
 			i := 0
 			for b.Loop() {
 				i++
 				page := fmt.Sprintf("page%05d", i)
 				news, _ := structpb.NewStruct(map[string]any{"bucket": name, "key": "pages/" + page, "content": "<p>" + page + "</p>"})
-				u := stackURN + "sitekit:index:BucketObject::site-" + page
+				u := benchStack + "sitekit:index:BucketObject::site-" + page
 				chk, err := c.Check(ctx, &pulumirpc.CheckRequest{Urn: u, Name: "site-" + page, Type: "sitekit:index:BucketObject", News: news, RandomSeed: []byte{1, 2, 3}})
 				if err != nil || len(chk.GetFailures()) > 0 {
 					b.Fatal(err, chk.GetFailures())
@@ -78,6 +63,30 @@ func BenchmarkServeObject(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchStack is the URN prefix of the benchmarks' resources.
+const benchStack = "urn:pulumi:dev::bench::sitekit:index:Site$"
+
+// benchBucket connects to the plugin at addr, configures it with
+// storageURL and creates a Bucket, whose name it returns.
+func benchBucket(b *testing.B, addr, storageURL string, opts ...grpc.DialOption) (pulumirpc.ResourceProviderClient, string) {
+	conn, err := grpc.NewClient(addr, append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}, opts...)...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = conn.Close() })
+	c := pulumirpc.NewResourceProviderClient(conn)
+	ctx := context.Background()
+	args, _ := structpb.NewStruct(map[string]any{"storageUrl": storageURL})
+	if _, err := c.Configure(ctx, &pulumirpc.ConfigureRequest{Args: args, AcceptSecrets: true, AcceptResources: true}); err != nil {
+		b.Fatal(err)
+	}
+	bucket, err := c.Create(ctx, &pulumirpc.CreateRequest{Urn: benchStack + "sitekit:index:Bucket::b", Name: "b", Type: "sitekit:index:Bucket", Properties: &structpb.Struct{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c, bucket.GetProperties().GetFields()["bucketName"].GetStringValue()
 }
 
 // serveForBench runs host.Serve(p) waiting for the engine to attach (it

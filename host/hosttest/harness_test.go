@@ -151,11 +151,21 @@ func TestWithOwnResources(t *testing.T) {
 	if o := b.Outputs.Get("other"); o.AsString() != "from hook" {
 		t.Errorf("other = %v, want the hook's answer", o)
 	}
+	notes := registered(h, func(r hosttest.Registration) bool { return r.Type == "notes:index:Note" })
+	if len(notes) != 1 || notes[0].ID != "note-b-note" {
+		t.Errorf("notes %+v, want one, with the backend's ID note-b-note", notes)
+	}
+}
+
+// registered are the registrations h's engine got that match.
+func registered(h *hosttest.Harness, match func(hosttest.Registration) bool) []hosttest.Registration {
+	var out []hosttest.Registration
 	for _, r := range h.Monitor.Registrations() {
-		if r.Type == "notes:index:Note" && r.ID != "note-b-note" {
-			t.Errorf("note ID = %q, want the backend's note-b-note", r.ID)
+		if match(r) {
+			out = append(out, r)
 		}
 	}
+	return out
 }
 
 // A check failure of the own resource fails the registration, naming the
@@ -181,8 +191,12 @@ func TestWithOwnResourcesPreview(t *testing.T) {
 	if w := b.Outputs.Get("words"); !w.IsComputed() {
 		t.Errorf("words = %v in a preview, want unknown", w)
 	}
-	for _, r := range h.Monitor.Registrations() {
-		if r.Custom && r.ID != "" {
+	custom := registered(h, func(r hosttest.Registration) bool { return r.Custom })
+	if len(custom) == 0 {
+		t.Fatal("no custom resource registered")
+	}
+	for _, r := range custom {
+		if r.ID != "" {
 			t.Errorf("%s has ID %q in a preview", r.URN, r.ID)
 		}
 	}
@@ -230,10 +244,9 @@ func TestExplicitProviders(t *testing.T) {
 		if got := b.Outputs.Get("text").AsString(); got != tc.want+"hello world" {
 			t.Errorf("board %s: the note's text is %q, want its backend to see prefix %q", tc.board, got, tc.want)
 		}
-		for _, r := range h.Monitor.Registrations() {
-			if r.Parent == b.URN && r.Type == "notes:index:Note" && r.Provider != tc.prov {
-				t.Errorf("board %s: note provider %v, want %v", tc.board, r.Provider, tc.prov)
-			}
+		notes := registered(h, func(r hosttest.Registration) bool { return r.Parent == b.URN && r.Type == "notes:index:Note" })
+		if len(notes) != 1 || notes[0].Provider != tc.prov {
+			t.Errorf("board %s: notes %+v, want one, with provider %v", tc.board, notes, tc.prov)
 		}
 	}
 	// The provider's state is its checked configuration.

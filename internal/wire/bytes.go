@@ -27,6 +27,11 @@ import (
 // Below measureDepth maps and arrays deep, a value is measured first and
 // then written once, so that the cost stays linear however deep values go.
 func AppendMapField(b []byte, num protowire.Number, m property.Map, o MarshalOptions) ([]byte, error) {
+	// Room for all of it at once, when it is large: appending into a
+	// small buffer would copy a large value again each time it grows.
+	if hint := sizeHint(property.New(m), 0); hint > largeHint {
+		b = slices.Grow(b, hint)
+	}
 	a := appender{o: o}
 	b, err := a.mapField(b, num, m, 0)
 	if err == nil {
@@ -37,6 +42,35 @@ func AppendMapField(b []byte, num protowire.Number, m property.Map, o MarshalOpt
 	}
 	return b, nil
 }
+
+// largeHint is the size from which AppendMapField makes room first.
+const largeHint = 64 << 10
+
+// sizeHint is about what v takes written, at least: its strings' and
+// keys' lengths, and a little for each value and its markers; it stops
+// counting past maxHint.
+func sizeHint(v property.Value, n int) int {
+	if n > maxHint {
+		return n
+	}
+	n += 16
+	switch {
+	case v.IsString():
+		n += len(v.AsString())
+	case v.IsArray():
+		for _, e := range v.AsArray().All {
+			n = sizeHint(e, n)
+		}
+	case v.IsMap():
+		for k, e := range v.AsMap().All {
+			n = sizeHint(e, n+len(k)+8)
+		}
+	}
+	return n
+}
+
+// maxHint bounds the room AppendMapField makes first.
+const maxHint = 1 << 30
 
 // measureDepth is how many maps and arrays deep values are written in one
 // pass; deeper ones are measured, then written.
@@ -399,6 +433,26 @@ func unmarshalStructBytes(b []byte, o UnmarshalOptions, depth int) (map[string]p
 	return out, nil
 }
 
+// signedBytes reports whether Struct bytes b have the signature key of a
+// special value; false where they cannot be read.
+func signedBytes(b []byte) bool {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num != structFields || typ != protowire.BytesType {
+			return false
+		}
+		entry, m := protowire.ConsumeBytes(b[n:])
+		if m < 0 {
+			return false
+		}
+		b = b[n+m:]
+		if k, _, err := mapEntry(entry); err == nil && k == sig.Key {
+			return true
+		}
+	}
+	return false
+}
+
 // countEntries is how many fields Struct bytes b has, for the size of its
 // map; it stops at bytes it cannot read.
 func countEntries(b []byte) int {
@@ -499,17 +553,19 @@ func unmarshalValueBytes(b []byte, o UnmarshalOptions, depth int) (property.Valu
 		var s []byte
 		s, n = protowire.ConsumeBytes(rest)
 		if n >= 0 {
-			fields, err := unmarshalStructBytes(s, o, depth+1)
-			if err != nil {
-				return property.Value{}, err
-			}
-			if _, special := fields[sig.Key]; special {
-				// Secrets, references, assets, output values: proto's way.
+			if signedBytes(s) {
+				// Secrets, references, assets, output values: proto's
+				// way, from the bytes (decoding the fields first would
+				// copy a secret's value once more).
 				var w structpb.Value
 				if err := proto.Unmarshal(b, &w); err != nil {
 					return property.Value{}, err
 				}
 				return unmarshal("", &w, o)
+			}
+			fields, err := unmarshalStructBytes(s, o, depth+1)
+			if err != nil {
+				return property.Value{}, err
 			}
 			v = property.New(fields)
 		}

@@ -114,7 +114,7 @@ func (s *Store) PutBucket(ctx context.Context, info BucketInfo) error {
 	if err != nil {
 		return err
 	}
-	if err := s.write(ctx, info.Name+"/"+MarkerKey, data, nil); err != nil {
+	if err := s.write(ctx, info.Name+"/"+MarkerKey, string(data), nil); err != nil {
 		return fmt.Errorf("bucket %s: %w", info.Name, err)
 	}
 	s.known.Store(info.Name, true)
@@ -182,8 +182,27 @@ type Object struct {
 
 // ETag is the content hash the store reports for an object.
 func ETag(content string) string {
-	sum := sha256.Sum256([]byte(content))
-	return hex.EncodeToString(sum[:8])
+	h := sha256.New()
+	_ = eachChunk(content, func(p []byte) error { _, err := h.Write(p); return err })
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// chunkSize is how much of a string eachChunk copies at a time.
+const chunkSize = 256 << 10
+
+// eachChunk passes s to f a chunk at a time, through one small buffer:
+// a large content is never copied whole ([]byte(s) would be a second
+// copy of it).
+func eachChunk(s string, f func([]byte) error) error {
+	buf := make([]byte, min(len(s), chunkSize))
+	for len(s) > 0 {
+		n := copy(buf, s)
+		if err := f(buf[:n]); err != nil {
+			return err
+		}
+		s = s[n:]
+	}
+	return nil
 }
 
 // PutObject writes an object. The write is atomic: a reader sees the old
@@ -202,7 +221,7 @@ func (s *Store) PutObject(ctx context.Context, o Object) error {
 	if o.CacheSeconds > 0 {
 		opts.CacheControl = fmt.Sprintf("max-age=%d", o.CacheSeconds)
 	}
-	if err := s.write(ctx, o.Bucket+"/"+o.Key, []byte(o.Content), opts); err != nil {
+	if err := s.write(ctx, o.Bucket+"/"+o.Key, o.Content, opts); err != nil {
 		return fmt.Errorf("object %s/%s: %w", o.Bucket, o.Key, err)
 	}
 	return nil
@@ -218,7 +237,7 @@ func (s *Store) PutObject(ctx context.Context, o Object) error {
 // What fileblob writes in place is the object's small attributes file,
 // once the new content is complete; if only that fails, the object keeps
 // its old content.
-func (s *Store) write(ctx context.Context, key string, data []byte, opts *blob.WriterOptions) error {
+func (s *Store) write(ctx context.Context, key string, data string, opts *blob.WriterOptions) error {
 	if opts == nil {
 		opts = &blob.WriterOptions{ContentType: "application/json"}
 	}
@@ -229,7 +248,7 @@ func (s *Store) write(ctx context.Context, key string, data []byte, opts *blob.W
 	if err != nil {
 		return plainErr(err)
 	}
-	if _, err := w.Write(data); err != nil {
+	if err := eachChunk(data, func(p []byte) error { _, err := w.Write(p); return err }); err != nil {
 		abort()
 		_ = w.Close()
 		return plainErr(err)

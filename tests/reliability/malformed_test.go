@@ -127,11 +127,7 @@ type malformedCase struct {
 	// (want is empty): what it is, for the table, and the check.
 	expect string
 	ok     func(answer) bool
-	// hostDefect names the item of issue 32 a host defect makes this case
-	// fail on: it is not run, and the table says so, until the host's
-	// phase of the issue fixes it.
-	hostDefect string
-	send       sender
+	send   sender
 }
 
 // sender sends one request of a malformedCase, to monitor's engine.
@@ -361,11 +357,6 @@ func TestMalformedInputs(t *testing.T) {
 	rows := make([]string, len(cases))
 	t.Run("case", func(t *testing.T) {
 		for i, tc := range cases {
-			if tc.hostDefect != "" && os.Getenv(envHostDefects) != "1" {
-				t.Logf("%s, %s (%s): skipped until the host's phase of issue 32: %s", tc.rpc, tc.what, tc.input, tc.hostDefect)
-				rows[i] = tableRow(tc, "not run: "+tc.hostDefect, "skipped")
-				continue
-			}
 			t.Run(tc.rpc+" "+tc.what, func(t *testing.T) {
 				t.Parallel() // some wait on purpose, for a monitor that never answers
 				rows[i] = runMalformed(ctx, t, tc)
@@ -378,10 +369,6 @@ func TestMalformedInputs(t *testing.T) {
 	}, rows...), "\n")
 	checkDoc(t, table)
 }
-
-// envHostDefects set to 1 runs the cases marked with a host defect too,
-// to see which a change to the host made pass.
-const envHostDefects = "RELIABILITY_HOST_DEFECTS"
 
 // runMalformed sends one case to a fresh plugin and engine (a Configure
 // case must not change what the next case sees, nor a Construct register

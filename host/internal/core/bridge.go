@@ -143,7 +143,9 @@ func (p *Provider) constructBridged(ctx context.Context, req ConstructRequest, b
 // values, or says it failed. A Call's arguments the host refuses, or the
 // method does, come back as failures, redacted as Invoke's are.
 func (p *Provider) CallBridged(ctx context.Context, req CallRequest, b BridgeCall, raw any, results func(resp any) (ret property.Map, failed bool, err error)) (any, []diag.CheckFailure, error) {
-	p.completeCallInfo(ctx, &req)
+	if monitor, err := p.monitors.Get(ctx, req.MonitorAddr); err == nil {
+		completeCallInfo(&req, monitor)
+	}
 	if _, _, failures := p.callArgs(req); len(failures) > 0 {
 		return nil, printable(failures, req.Args, req.Info.Config), nil
 	}

@@ -57,8 +57,13 @@ type CallResponse struct {
 // The organization and the secret config keys the engine leaves out of a
 // Call come from the monitor.
 func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, error) {
-	p.completeCallInfo(ctx, &req)
-	resp, err := p.call(ctx, req)
+	// Dialled once: a monitor that never answers costs one connection
+	// attempt, which the method then reports.
+	monitor, dialErr := p.monitors.Get(ctx, req.MonitorAddr)
+	if dialErr == nil {
+		completeCallInfo(&req, monitor)
+	}
+	resp, err := p.call(ctx, req, monitor, dialErr)
 	if err != nil {
 		return resp, p.Failed(ctx, err, req.Token, "", req.Args, req.Info.Config)
 	}
@@ -70,11 +75,11 @@ func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, err
 // of a Call from the monitor's GetDeploymentInfo when the request lacks
 // them: the engine leaves both out of CallRequest, and without the keys a
 // method would read secret stack config as plain.
-func (p *Provider) completeCallInfo(ctx context.Context, req *CallRequest) {
+func completeCallInfo(req *CallRequest, monitor *monitorclient.Client) {
 	if req.Info.Organization != "" && property.New(req.Info.Config).HasSecrets() {
 		return
 	}
-	info, ok := p.DeploymentInfo(ctx, req.MonitorAddr)
+	info, ok := monitor.DeploymentInfo()
 	if !ok {
 		return
 	}
@@ -86,8 +91,9 @@ func (p *Provider) completeCallInfo(ctx context.Context, req *CallRequest) {
 	}
 }
 
-// call runs a method of a component.
-func (p *Provider) call(ctx context.Context, req CallRequest) (CallResponse, error) {
+// call runs a method of a component on monitor, or reports dialErr, the
+// error of connecting to it, once it needs it.
+func (p *Provider) call(ctx context.Context, req CallRequest, monitor *monitorclient.Client, dialErr error) (CallResponse, error) {
 	fn, ok := p.methods[req.Token]
 	if !ok {
 		return CallResponse{}, unknownToken(p, "method", req.Token, p.methods)
@@ -96,12 +102,11 @@ func (p *Provider) call(ctx context.Context, req CallRequest) (CallResponse, err
 	if len(failures) > 0 {
 		return CallResponse{Failures: failures}, nil
 	}
-	monitor, err := p.monitors.Get(ctx, req.MonitorAddr)
-	if err != nil {
-		return CallResponse{}, &diag.StepError{Token: req.Token, Step: "connect to the resource monitor", Err: err}
+	if dialErr != nil {
+		return CallResponse{}, &diag.StepError{Token: req.Token, Step: "connect to the resource monitor", Err: dialErr}
 	}
 	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token,
-		pending: &sync.WaitGroup{}, secrets: newSecretSet(req.Info.Config), inputSecrets: newSecretSet(args)}
+		pending: &sync.WaitGroup{}, secrets: secretsOf(req.Info.Config), inputSecrets: secretsOf(args)}
 	resolved, err := self.Resolve(ctx, selfValue)
 	if err != nil {
 		return CallResponse{Failures: []diag.CheckFailure{{Property: "__self__", Reason: err.Error()}}}, nil
@@ -115,7 +120,7 @@ func (p *Provider) call(ctx context.Context, req CallRequest) (CallResponse, err
 	self.urn, self.name, self.typ, self.state = resolved.URN, resolved.URN.Name(), resolved.Type, resolved.State
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
-	self.secrets = newSecretSet(req.Info.Config, resolved.State)
+	self.secrets = secretsOf(req.Info.Config, resolved.State)
 	self.prio = p.constructs.Add(1)
 	if n := req.Info.Parallel; n > 0 {
 		p.window.grow(n)

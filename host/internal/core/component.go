@@ -1,10 +1,14 @@
 package core
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -85,11 +89,11 @@ type Component struct {
 	// method, of the component's state): handed over with their markers, a
 	// value read out of them as plain text is marked again where it
 	// reappears. Defence in depth; arguments are covered by secretArgs.
-	secrets secretSet
+	secrets *matcher
 	// inputSecrets are those of the inputs alone. Only these refuse a child
 	// name: a stack's secret config ("prod") may well be part of an
 	// unrelated name.
-	inputSecrets secretSet
+	inputSecrets *matcher
 	// secretArgs are the argument paths whose secrets were decoded into
 	// plain Go values. If any, everything the component registers or
 	// returns is secret: the host cannot tell what was computed from them.
@@ -115,9 +119,11 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	if req.Parent == "" {
 		req.Parent = c.urn
 	}
-	if err := c.checkChildName("register child", req.Type, req.Name); err != nil {
+	name, err := c.childName("register child", req.Type, req.Name)
+	if err != nil {
 		return monitorclient.RegisterResourceResponse{}, err
 	}
+	req.Name = name
 	step := fmt.Sprintf("register child %s %q", req.Type, req.Name)
 	if err := c.provider.checkChildKind(req); err != nil {
 		return monitorclient.RegisterResourceResponse{}, c.stepError(step, err)
@@ -153,14 +159,57 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	return resp, nil
 }
 
-// checkChildName refuses a name (of a child registered or read) that
-// contains a secret input: names are stored in plaintext, in the URN. The
-// error does not print the name.
-func (c *Component) checkChildName(step, typ, name string) error {
-	if !c.inputSecrets.within(name) {
-		return nil
+// childName is the name a child (registered or read) gets: names are
+// stored in plaintext, in the URN. Where the name holds the key of a
+// secret map (a child per key is the usual way to build on a map), that
+// key becomes a digest of it; where it holds any other secret input, the
+// child is refused, the error not printing the name. What the
+// component's own name holds is public already (in its URN): a secret
+// equal to a word of it is not looked for there.
+func (c *Component) childName(step, typ, name string) (string, error) {
+	found := c.inputSecrets.occurrences(name)
+	if len(found) == 0 {
+		return name, nil
 	}
-	return c.stepError(step+" "+typ, errors.New("the child's name contains a secret input, and resource names are stored in plaintext (in the URN)"))
+	slices.SortFunc(found, func(a, b occurrence) int { return cmp.Or(a.start-b.start, b.end-a.end) })
+	public := publicSpans(name, c.name)
+	var b strings.Builder
+	at := 0
+	for _, o := range found {
+		if o.start < at || slices.ContainsFunc(public, func(p span) bool { return p.start <= o.start && o.end <= p.end }) {
+			continue
+		}
+		if !o.key {
+			return "", c.stepError(step+" "+typ, errors.New("the child's name contains a secret input, and resource names are stored in plaintext (in the URN)"))
+		}
+		b.WriteString(name[at:o.start])
+		b.WriteString(c.keyDigest(name[o.start:o.end]))
+		at = o.end
+	}
+	b.WriteString(name[at:])
+	return b.String(), nil
+}
+
+// keyDigest stands for a secret key in a child's name: the same key of the
+// same component gives the same name in every update, and the name does
+// not say the key.
+func (c *Component) keyDigest(key string) string {
+	h := sha256.Sum256([]byte(string(c.urn) + "\x00" + key))
+	return "secret-" + hex.EncodeToString(h[:8])
+}
+
+// publicSpans are the places s holds the text of name (not empty).
+func publicSpans(s, name string) []span {
+	var out []span
+	for i := 0; name != "" && i <= len(s)-len(name); {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			break
+		}
+		out = append(out, span{i + j, i + j + len(name)})
+		i += j + 1
+	}
+	return out
 }
 
 // The sequence the calls a component makes share: fillIn, markSecrets
@@ -387,9 +436,11 @@ func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequ
 	if req.Parent == "" {
 		req.Parent = c.urn
 	}
-	if err := c.checkChildName("read", req.Type, req.Name); err != nil {
+	name, err := c.childName("read", req.Type, req.Name)
+	if err != nil {
 		return monitorclient.ReadResourceResponse{}, err
 	}
+	req.Name = name
 	c.fillIn(&req.Provider, req.Type, &req.ParentStackTraceHandle)
 	req.Properties = c.markSecrets(req.Properties)
 	// A read is a registration: counted and bounded as Register's are.

@@ -66,7 +66,7 @@ func (p *Provider) construct(ctx context.Context, req ConstructRequest) (Constru
 		token: req.Type, typ: req.Type, name: req.Name, urn: own.URN,
 		inputs: req.Inputs, opts: o, info: req.Info,
 		provider: p, monitor: monitor, pending: &sync.WaitGroup{},
-		secrets: newSecretSet(req.Info.Config), inputSecrets: newSecretSet(req.Inputs),
+		secrets: secretsOf(req.Info.Config), inputSecrets: secretsOf(req.Inputs),
 	}
 	c.prio = p.constructs.Add(1)
 	if n := req.Info.Parallel; n > 0 {

@@ -307,13 +307,3 @@ func (p *Provider) Procs() int {
 
 // defaultMaxProcs is the GOMAXPROCS host.Main runs a plugin with.
 const defaultMaxProcs = 1
-
-// DeploymentInfo is what the monitor at addr reported of the deployment;
-// ok is false when it cannot be reached or does not say.
-func (p *Provider) DeploymentInfo(ctx context.Context, addr string) (monitorclient.DeploymentInfo, bool) {
-	monitor, err := p.monitors.Get(ctx, addr)
-	if err != nil {
-		return monitorclient.DeploymentInfo{}, false // the call reports the connection error
-	}
-	return monitor.DeploymentInfo()
-}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -100,7 +101,7 @@ func (h *engineHandler) Handle(ctx context.Context, r slog.Record) error {
 		writeAttr(&b, h.prefix, a)
 		return true
 	})
-	msg := redact(b.String(), secretTexts(append(h.s.values, h.s.config.values)...))
+	msg := secretsOf(slices.Concat(h.s.values, []property.Map{h.s.config.values})...).redact(b.String())
 	h.s.p.Log(ctx, severityOf(r.Level), h.s.urn, msg)
 	return nil
 }

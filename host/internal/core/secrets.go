@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"errors"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -19,10 +18,11 @@ import (
 // ones would garble ordinary words.
 const minSecretLen = 3
 
-// secretTexts collects the plaintext of every secret in ms, as error
-// messages might print it: strings as they are, numbers as Go prints them.
-func secretTexts(ms ...property.Map) []string {
-	var out []string
+// secretTexts collects the text of every secret in ms, as messages might
+// print it: strings as they are, numbers as Go prints them, and the keys
+// of a secret map (a value's key is as secret as the map holding it).
+func secretTexts(ms ...property.Map) []secretText {
+	var out []secretText
 	var walk func(v property.Value, secret bool)
 	walk = func(v property.Value, secret bool) {
 		secret = secret || v.Secret()
@@ -32,15 +32,20 @@ func secretTexts(ms ...property.Map) []string {
 				walk(e, secret)
 			}
 		case v.IsMap():
-			for _, e := range v.AsMap().All {
+			for k, e := range v.AsMap().All {
+				if secret {
+					out = append(out, secretText{text: k, key: true})
+				}
 				walk(e, secret)
 			}
 		case !secret:
 		case v.IsString():
-			out = append(out, v.AsString())
+			out = append(out, secretText{text: v.AsString()})
 		case v.IsNumber():
 			n := v.AsNumber()
-			out = append(out, strconv.FormatFloat(n, 'f', -1, 64), strconv.FormatFloat(n, 'g', -1, 64))
+			for _, f := range []byte{'f', 'g'} {
+				out = append(out, secretText{text: strconv.FormatFloat(n, f, -1, 64)})
+			}
 		}
 	}
 	for _, m := range ms {
@@ -51,21 +56,13 @@ func secretTexts(ms ...property.Map) []string {
 	return out
 }
 
-// redact replaces each secret text in s by [secret], longest first.
-func redact(s string, secrets []string) string {
-	sorted := slices.SortedFunc(slices.Values(secrets), func(a, b string) int { return len(b) - len(a) })
-	for _, sec := range sorted {
-		if len(sec) >= minSecretLen {
-			s = strings.ReplaceAll(s, sec, "[secret]")
-		}
-	}
-	return s
-}
+// secretsOf is the matcher of every secret text of ms; nil if none.
+func secretsOf(ms ...property.Map) *matcher { return newMatcher(secretTexts(ms...)) }
 
 // redactErr returns err with every secret text removed from what the user
 // will read, keeping the error's kind (input error, partial create).
-func redactErr(err error, secrets []string) error {
-	if err == nil || len(secrets) == 0 {
+func redactErr(err error, secrets *matcher) error {
+	if err == nil || secrets == nil {
 		return err
 	}
 	var pe *custom.PartialError
@@ -75,17 +72,17 @@ func redactErr(err error, secrets []string) error {
 		return &custom.PartialError{ID: pe.ID, Outputs: pe.Outputs, Err: redactErr(pe.Err, secrets)}
 	}
 	if ie, ok := asInputError(err); ok {
-		out := &diag.InputError{Message: redact(ie.Message, secrets)}
+		out := &diag.InputError{Message: secrets.redact(ie.Message)}
 		for _, f := range ie.Failures {
-			out.Failures = append(out.Failures, diag.CheckFailure{Property: f.Property, Reason: redact(f.Reason, secrets)})
+			out.Failures = append(out.Failures, diag.CheckFailure{Property: secrets.redact(f.Property), Reason: secrets.redact(f.Reason)})
 		}
 		if err == error(ie) {
 			return out
 		}
 		// Keep the context it was wrapped in, and that it was wrapped.
-		return &wrappedError{msg: redact(err.Error(), secrets), err: out}
+		return &wrappedError{msg: secrets.redact(err.Error()), err: out}
 	}
-	return errors.New(redact(err.Error(), secrets))
+	return errors.New(secrets.redact(err.Error()))
 }
 
 // wrappedError is a redacted error text around the redacted error it wraps.
@@ -97,69 +94,40 @@ type wrappedError struct {
 func (e *wrappedError) Error() string { return e.msg }
 func (e *wrappedError) Unwrap() error { return e.err }
 
-// secretSet holds the plaintext strings of a request's secrets. Author code
-// may decode a secret into a plain Go field; when that text reappears in a
-// child's inputs or in outputs, alone or inside a longer string (a URL, a
-// greeting), mark restores its secretness.
-type secretSet map[string]bool
+// Author code may decode a secret into a plain Go field; when that text
+// reappears in a child's inputs or in outputs, alone or inside a longer
+// string (a URL, a greeting), mark restores its secretness.
 
-func newSecretSet(ms ...property.Map) secretSet {
-	var set secretSet
-	for _, s := range secretTexts(ms...) {
-		if len(s) < minSecretLen {
-			continue
-		}
-		if set == nil {
-			set = secretSet{}
-		}
-		set[s] = true
+// mark makes every string in m that contains a secret text secret.
+func (m *matcher) mark(props property.Map) property.Map {
+	if m == nil {
+		return props
 	}
-	return set
-}
-
-// mark makes every string in m that contains a secret's plaintext secret.
-func (set secretSet) mark(m property.Map) property.Map {
-	if len(set) == 0 {
-		return m
-	}
-	out := make(map[string]property.Value, m.Len())
-	for k, v := range m.All {
-		out[k] = set.markValue(v)
+	out := make(map[string]property.Value, props.Len())
+	for k, v := range props.All {
+		out[k] = m.markValue(v)
 	}
 	return property.NewMap(out)
 }
 
-func (set secretSet) markValue(v property.Value) property.Value {
+func (m *matcher) markValue(v property.Value) property.Value {
 	switch {
-	case v.IsString() && set.within(v.AsString()):
+	case v.IsString() && m.within(v.AsString()):
 		return v.WithSecret(true)
 	case v.IsArray():
 		arr := make([]property.Value, 0, v.AsArray().Len())
 		for _, e := range v.AsArray().All {
-			arr = append(arr, set.markValue(e))
+			arr = append(arr, m.markValue(e))
 		}
 		return property.WithGoValue(v, arr)
 	case v.IsMap():
-		m := make(map[string]property.Value, v.AsMap().Len())
+		vals := make(map[string]property.Value, v.AsMap().Len())
 		for k, e := range v.AsMap().All {
-			m[k] = set.markValue(e)
+			vals[k] = m.markValue(e)
 		}
-		return property.WithGoValue(v, m)
+		return property.WithGoValue(v, vals)
 	}
 	return v
-}
-
-// within reports whether s contains a secret's plaintext.
-func (set secretSet) within(s string) bool {
-	if set[s] {
-		return true
-	}
-	for sec := range set {
-		if strings.Contains(s, sec) {
-			return true
-		}
-	}
-	return false
 }
 
 // secretAt reports whether any of ms holds a secret at path (a property
@@ -228,7 +196,7 @@ func secretOnPath(v property.Value, p resource.PropertyPath) bool {
 // without them, as the engine prints them itself; and every secret text of
 // ins redacted.
 func (p *Provider) Failed(ctx context.Context, err error, token, name string, ins ...property.Map) error {
-	secrets := secretTexts(ins...)
+	secrets := secretsOf(ins...)
 	var se *diag.StepError
 	panicked := errors.As(err, &se) && se.Panic && len(se.Stack) > 0
 	if token != "" {
@@ -236,7 +204,7 @@ func (p *Provider) Failed(ctx context.Context, err error, token, name string, in
 	}
 	out := redactErr(err, secrets)
 	if panicked {
-		p.Log(ctx, monitorclient.SeverityDebug, "", redact(se.Error()+"\n"+string(se.Stack), secrets))
+		p.Log(ctx, monitorclient.SeverityDebug, "", secrets.redact(se.Error()+"\n"+string(se.Stack)))
 	}
 	return out
 }
@@ -300,13 +268,14 @@ func printable(fs []diag.CheckFailure, ins ...property.Map) []diag.CheckFailure 
 	if len(fs) == 0 {
 		return nil
 	}
-	secrets := secretTexts(ins...)
+	secrets := secretsOf(ins...)
 	out := make([]diag.CheckFailure, 0, len(fs))
 	for _, f := range fs {
-		cf := diag.CheckFailure{Property: f.Property, Reason: redact(f.Reason, secrets)}
+		cf := f
 		if f.Property != "" && (secretAt(f.Property, ins...) || secretKey(f.Property, ins...)) {
 			cf.Property, cf.Reason = "", f.Property+": "+cf.Reason
 		}
+		cf.Property, cf.Reason = secrets.redact(cf.Property), secrets.redact(cf.Reason)
 		out = append(out, cf)
 	}
 	return out
@@ -315,10 +284,10 @@ func printable(fs []diag.CheckFailure, ins ...property.Map) []diag.CheckFailure 
 // redacted are failures with the secrets of ins redacted from their
 // reasons.
 func redacted(fs []diag.CheckFailure, ins ...property.Map) []diag.CheckFailure {
-	secrets := secretTexts(ins...)
+	secrets := secretsOf(ins...)
 	out := make([]diag.CheckFailure, len(fs))
 	for i, f := range fs {
-		out[i] = diag.CheckFailure{Property: f.Property, Reason: redact(f.Reason, secrets)}
+		out[i] = diag.CheckFailure{Property: secrets.redact(f.Property), Reason: secrets.redact(f.Reason)}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil/rpcerror"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -30,9 +31,9 @@ func toStatus(err error) error {
 		return err
 	}
 	if _, ok := asInputError(err); ok {
-		return status.Error(codes.InvalidArgument, err.Error())
+		return status.Error(codes.InvalidArgument, bounded(err.Error(), maxText))
 	}
-	return status.Error(codes.Unknown, err.Error())
+	return status.Error(codes.Unknown, bounded(err.Error(), maxText))
 }
 
 // constructStatus is toStatus for Construct: the engine prints a
@@ -44,11 +45,16 @@ func constructStatus(err error) error {
 	if !ok {
 		return toStatus(err)
 	}
-	details := make([]perrors.InputPropertyErrorDetails, len(ie.Failures))
-	for i, f := range ie.Failures {
+	failures, more := boundedFailures(ie.Failures)
+	details := make([]perrors.InputPropertyErrorDetails, len(failures))
+	for i, f := range failures {
 		details[i] = perrors.InputPropertyErrorDetails{PropertyPath: f.Property, Reason: f.Reason}
 	}
-	return rpcerror.WrapDetailedError(perrors.NewInputPropertiesError(ie.Message, details...))
+	msg := bounded(ie.Message, maxText)
+	if more > 0 {
+		msg += fmt.Sprintf(" (and %d more invalid properties)", more)
+	}
+	return rpcerror.WrapDetailedError(perrors.NewInputPropertiesError(msg, details...))
 }
 
 // crudStatus is toStatus for a CRUD call: a partial create or update
@@ -67,8 +73,8 @@ func (s *server) crudStatus(err error, inputs property.Map) error {
 	if merr != nil {
 		return toStatus(err)
 	}
-	return rpcerror.WithDetails(rpcerror.New(codes.Unknown, pe.Error()),
-		&pulumirpc.ErrorResourceInitFailed{Id: string(pe.ID), Properties: props, Inputs: ins, Reasons: []string{pe.Err.Error()}})
+	return rpcerror.WithDetails(rpcerror.New(codes.Unknown, bounded(pe.Error(), maxText)),
+		&pulumirpc.ErrorResourceInitFailed{Id: string(pe.ID), Properties: props, Inputs: ins, Reasons: []string{bounded(pe.Err.Error(), maxText)}})
 }
 
 // FromStatus is the error a program's engine reads from err, a status: an

@@ -1,8 +1,12 @@
 package rpc
 
 import (
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -26,7 +30,8 @@ var wireSeeds = []string{
 
 // FuzzPropertyDecoding feeds arbitrary Structs through the host's wire
 // decoding: it must reject or accept them, never panic, and whatever it
-// accepts must encode back.
+// accepts must encode back and decode again to the same values, markers
+// (secret, unknown, dependencies) included.
 func FuzzPropertyDecoding(f *testing.F) {
 	for _, s := range wireSeeds {
 		f.Add([]byte(s))
@@ -40,13 +45,41 @@ func FuzzPropertyDecoding(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := newServer(nil).toWire(m); err != nil {
+		w, err := newServer(nil).toWire(m)
+		if err != nil {
 			t.Fatalf("decoded %s but cannot encode it back: %v", data, err)
+		}
+		again, err := fromWire(w)
+		if err != nil {
+			t.Fatalf("decoded %s, encoded it, but cannot decode that: %v", data, err)
+		}
+		if !withoutDeps(property.New(m)).Equals(withoutDeps(property.New(again))) {
+			t.Fatalf("decoded %s as %v; encoded and decoded again, %v", data, m, again)
 		}
 		if _, err := crudFromWire(&s); err != nil {
 			t.Fatalf("accepted for Construct but not for CRUD: %s: %v", data, err)
 		}
 	})
+}
+
+// withoutDeps is v without its dependencies, which travel beside values
+// on the wire (a request's or an answer's dependency map), not in them.
+func withoutDeps(v property.Value) property.Value {
+	switch {
+	case v.IsArray():
+		arr := make([]property.Value, 0, v.AsArray().Len())
+		for _, e := range v.AsArray().All {
+			arr = append(arr, withoutDeps(e))
+		}
+		v = property.WithGoValue(v, arr)
+	case v.IsMap():
+		m := map[string]property.Value{}
+		for k, e := range v.AsMap().All {
+			m[k] = withoutDeps(e)
+		}
+		v = property.WithGoValue(v, m)
+	}
+	return v.WithDependencies(nil)
 }
 
 type fuzzArgs struct {
@@ -62,7 +95,9 @@ type fuzzArgs struct {
 }
 
 // FuzzTypedArgs decodes arbitrary inputs into a typed args struct: every
-// mismatch must come back as an input error, never a panic.
+// mismatch must come back as an input error, never a panic. What decodes
+// encodes back to what decodes to the same args; and a secret or unknown
+// in the inputs is reported lost (every field is a plain one), or none.
 func FuzzTypedArgs(f *testing.F) {
 	for _, s := range append(wireSeeds,
 		`{"s": 1, "n": 300, "u": -1, "f": 1e300}`,
@@ -81,15 +116,35 @@ func FuzzTypedArgs(f *testing.F) {
 			return
 		}
 		var args fuzzArgs
-		err = core.Decode(m, &args)
-		if err == nil {
-			if _, err := typed.Encode(args); err != nil {
-				t.Fatalf("decoded %s but cannot encode the args: %v", data, err)
+		lost, err := typed.Decode(m, &args)
+		if err != nil {
+			cerr := core.Decode(m, &fuzzArgs{})
+			if _, ok := asInputError(cerr); !ok {
+				t.Fatalf("bad input %s gave a non-input error: %v", data, cerr)
 			}
 			return
 		}
-		if _, ok := asInputError(err); !ok {
-			t.Fatalf("bad input %s gave a non-input error: %v", data, err)
+		fields := map[string]property.Value{}
+		for k, e := range m.All {
+			if slices.Contains(strings.Fields("s n u f l o a"), k) { // fuzzArgs' fields
+				fields[k] = e
+			}
+		}
+		v := property.New(fields)
+		if v.HasSecrets() != (len(lost.Secret) > 0) || v.HasComputed() != (len(lost.Unknown) > 0) {
+			t.Fatalf("decoded %s (secrets %v, unknowns %v), lost secrets %v, unknowns %v",
+				data, v.HasSecrets(), v.HasComputed(), lost.Secret, lost.Unknown)
+		}
+		enc, err := typed.Encode(args)
+		if err != nil {
+			t.Fatalf("decoded %s but cannot encode the args: %v", data, err)
+		}
+		var again fuzzArgs
+		if lost, err := typed.Decode(enc, &again); err != nil || len(lost.Secret)+len(lost.Unknown) > 0 {
+			t.Fatalf("decoded %s, encoded the args as %v, which decodes with %v, lost %v", data, enc, err, lost)
+		}
+		if !reflect.DeepEqual(args, again) {
+			t.Fatalf("decoded %s as %+v; encoded and decoded again, %+v", data, args, again)
 		}
 	})
 }

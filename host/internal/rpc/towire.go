@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"fmt"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -363,14 +364,19 @@ func ToConfigureRequest(checked property.Map) (*pulumirpc.ConfigureRequest, erro
 	return &pulumirpc.ConfigureRequest{Args: args, AcceptSecrets: true, AcceptResources: true}, nil
 }
 
-// ToCheckFailures writes failures for the wire.
+// ToCheckFailures writes failures for the wire, bounded: more than
+// maxFailures end with one saying how many were left out.
 func ToCheckFailures(fs []diag.CheckFailure) []*pulumirpc.CheckFailure {
 	if len(fs) == 0 {
 		return nil
 	}
-	out := make([]*pulumirpc.CheckFailure, len(fs))
+	fs, more := boundedFailures(fs)
+	out := make([]*pulumirpc.CheckFailure, len(fs), len(fs)+1)
 	for i, f := range fs {
 		out[i] = &pulumirpc.CheckFailure{Property: f.Property, Reason: f.Reason}
+	}
+	if more > 0 {
+		out = append(out, &pulumirpc.CheckFailure{Reason: fmt.Sprintf("and %d more failures", more)})
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -509,7 +510,7 @@ func Describe(v property.Value) string {
 	case v.Secret():
 		return "a secret " + secretKind(v)
 	case v.IsString():
-		return strconv.Quote(v.AsString())
+		return describeString(v.AsString())
 	case v.IsNumber():
 		return "the number " + strconv.FormatFloat(v.AsNumber(), 'g', -1, 64)
 	case v.IsBool():
@@ -530,6 +531,22 @@ func Describe(v property.Value) string {
 		return "an unknown value"
 	}
 	return "a value"
+}
+
+// quotedBytes is how much of a string Describe quotes: a message about
+// a value need not carry all of it.
+const quotedBytes = 64
+
+// describeString quotes s, or the start of it if it is long.
+func describeString(s string) string {
+	if len(s) <= quotedBytes {
+		return strconv.Quote(s)
+	}
+	cut := quotedBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("a string of %d bytes, %s…", len(s), strconv.Quote(s[:cut]))
 }
 
 // Article is "a" or "an" for a schema type name: "an integer".

@@ -1,0 +1,106 @@
+package core
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html"
+	"net/url"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// A secret is redacted in every form an error may print it in: as it is,
+// in another case, quoted by Go or JSON (once or twice), escaped for a URL
+// or HTML, in base64 or hex; and only the secret is.
+func TestRedactSurvivesQuotingAndEncodings(t *testing.T) {
+	t.Parallel()
+	const secret = "Lit\"Secret-88\\\n\x01é"
+	m := newMatcher([]secretText{{text: secret}})
+	quotedJSON, _ := json.Marshal(secret)
+	forms := map[string]string{
+		"plain": secret,
+		"upper (ASCII)": strings.Map(func(r rune) rune {
+			if 'a' <= r && r <= 'z' {
+				return r - 'a' + 'A'
+			}
+			return r
+		}, secret),
+		"%q":           strconv.Quote(secret),
+		"%q twice":     strconv.Quote(strconv.Quote(secret)),
+		"%+q":          strconv.QuoteToASCII(secret),
+		"JSON":         string(quotedJSON),
+		"JSON in %q":   strconv.Quote(string(quotedJSON)),
+		"URL":          url.QueryEscape(secret),
+		"URL path":     url.PathEscape(secret),
+		"HTML":         html.EscapeString(secret),
+		"base64":       base64.StdEncoding.EncodeToString([]byte(secret)),
+		"base64 url":   base64.RawURLEncoding.EncodeToString([]byte(secret)),
+		"hex":          hex.EncodeToString([]byte(secret)),
+		"hex upper":    strings.ToUpper(hex.EncodeToString([]byte(secret))),
+		"base64 after": base64.StdEncoding.EncodeToString([]byte("ab" + secret)),
+	}
+	for name, form := range forms {
+		msg := fmt.Sprintf("no object %s in bucket b-1", form)
+		got := m.redact(msg)
+		if !strings.Contains(got, "[secret]") || strings.Contains(got, "Secret-88") || strings.Contains(strings.ToLower(got), "secret-88") {
+			t.Errorf("%s: %q redacts to %q", name, msg, got)
+		}
+		if !strings.HasPrefix(got, "no object ") || !strings.HasSuffix(got, " in bucket b-1") {
+			t.Errorf("%s: %q redacts to %q, more than the secret", name, msg, got)
+		}
+	}
+}
+
+// Many secrets, some the prefix of another, some longer than what the
+// automaton holds of them: each is found whole, and a prefix alone of a
+// long one is not a secret.
+func TestMatcherManySecrets(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", keyLen) + "-the-end"
+	texts := []secretText{{text: "abc"}, {text: "abcdef"}, {text: "bcd"}, {text: long}}
+	for i := range 1000 {
+		texts = append(texts, secretText{text: fmt.Sprintf("page-%04d.html", i), key: true})
+	}
+	m := newMatcher(texts)
+	for s, want := range map[string]bool{
+		"xabcx": true, "xbcdx": true, "ABCDEF": true, "ab": false,
+		"site-page-0999.html-x": true, "site-page-1000.html": false,
+		long: true, long[:len(long)-1]: false, "y" + long + "y": true,
+	} {
+		if got := m.within(s); got != want {
+			t.Errorf("within(%.20q...) = %v, want %v", s, got, want)
+		}
+	}
+	if got := m.redact("a abcdef b"); got != "a [secret] b" {
+		t.Errorf("redact = %q", got)
+	}
+	if newMatcher([]secretText{{text: "ab"}}) != nil {
+		t.Error("a matcher of texts too short to redact")
+	}
+}
+
+// A large secret costs the matcher only what it holds of it (keyLen
+// bytes): neither building it nor scanning copies the secret. Not
+// parallel: it reads the process's allocations.
+func TestMatcherDoesNotCopyLargeSecrets(t *testing.T) {
+	secret := strings.Repeat("<P>Hello World</P>", 1<<20) // 18 MiB, mixed case
+	lower := strings.ToLower(secret)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m := newMatcher([]secretText{{text: secret}, {text: lower}})
+	found := m.within("x" + secret[:100] + "x")
+	runtime.ReadMemStats(&after)
+	if found {
+		t.Error("a prefix of the secret is found as the secret")
+	}
+	if len(m.texts) != 1 {
+		t.Errorf("%d texts kept, want 1: the second is the first in lower case", len(m.texts))
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("building and scanning allocated %d bytes for a secret of %d", grew, len(secret))
+	}
+}
