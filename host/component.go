@@ -77,9 +77,9 @@ func (c *Component) ProviderConfig() property.Map { return c.c.ProviderConfig() 
 // child component gets the whole map, as the Go SDK passes it on. Read the
 // child's outputs with resp.Output(key) and its ID with resp.IDValue():
 // values that depend on it, unknown in a preview where the engine sent
-// none. Names are in URNs, in plaintext: a key of a secret map in the
-// name becomes a digest of it, and a name holding any other secret input
-// is refused (one equal to a word of the component's own name aside). At
+// none. Names are in URNs, in plaintext: a name holding a secret input,
+// or a key of a secret map, is refused (one equal to a word of the
+// component's own name aside). At
 // most the engine's parallel registrations of the process are in flight
 // at once, those of earlier components first.
 func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {

@@ -147,6 +147,7 @@ func TestSecretsHuntFailures(t *testing.T) {
 	}, {
 		name:    "secret page names",
 		program: "resources:\n  site:\n    type: sitekit:index:Site\n    properties:\n      indexContent: hi\n      pages:\n        fn::secret:\n          hushpage-41.html: <p>x</p>\n",
+		want:    "a key of a secret map",
 		secrets: []string{"hushpage-41"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,11 +1,7 @@
 package core
 
 import (
-	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -119,11 +115,9 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	if req.Parent == "" {
 		req.Parent = c.urn
 	}
-	name, err := c.childName("register child", req.Type, req.Name)
-	if err != nil {
+	if err := c.checkName("register child", req.Type, req.Name); err != nil {
 		return monitorclient.RegisterResourceResponse{}, err
 	}
-	req.Name = name
 	step := fmt.Sprintf("register child %s %q", req.Type, req.Name)
 	if err := c.provider.checkChildKind(req); err != nil {
 		return monitorclient.RegisterResourceResponse{}, c.stepError(step, err)
@@ -159,43 +153,26 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 	return resp, nil
 }
 
-// childName is the name a child (registered or read) gets: names are
-// stored in plaintext, in the URN. Where the name holds the key of a
-// secret map (a child per key is the usual way to build on a map), that
-// key becomes a digest of it; where it holds any other secret input, the
-// child is refused, the error not printing the name. What the
-// component's own name holds is public already (in its URN): a secret
-// equal to a word of it is not looked for there.
-func (c *Component) childName(step, typ, name string) (string, error) {
-	found := c.inputSecrets.occurrences(name)
-	if len(found) == 0 {
-		return name, nil
-	}
-	slices.SortFunc(found, func(a, b occurrence) int { return cmp.Or(a.start-b.start, b.end-a.end) })
+// checkName checks the name a child (registered or read) gets: names are
+// stored in plaintext, in the URN, so a name holding a secret input's
+// text, or a key of a secret map, is refused, the error not printing it.
+// Nothing computed from the secret (a digest) stands in for it: a short
+// key is found again by hashing guesses. What the component's own name
+// holds is public already (in its URN): a secret equal to a word of it is
+// not looked for there.
+func (c *Component) checkName(step, typ, name string) error {
 	public := publicSpans(name, c.name)
-	var b strings.Builder
-	at := 0
-	for _, o := range found {
-		if o.start < at || slices.ContainsFunc(public, func(p span) bool { return p.start <= o.start && o.end <= p.end }) {
+	for _, o := range c.inputSecrets.occurrences(name) {
+		if slices.ContainsFunc(public, func(p span) bool { return p.start <= o.start && o.end <= p.end }) {
 			continue
 		}
-		if !o.key {
-			return "", c.stepError(step+" "+typ, errors.New("the child's name contains a secret input, and resource names are stored in plaintext (in the URN)"))
+		what := "a secret input"
+		if o.key {
+			what = "a key of a secret map (make the map's values secret, not the map)"
 		}
-		b.WriteString(name[at:o.start])
-		b.WriteString(c.keyDigest(name[o.start:o.end]))
-		at = o.end
+		return c.stepError(step+" "+typ, fmt.Errorf("the child's name contains %s, and resource names are stored in plaintext (in the URN)", what))
 	}
-	b.WriteString(name[at:])
-	return b.String(), nil
-}
-
-// keyDigest stands for a secret key in a child's name: the same key of the
-// same component gives the same name in every update, and the name does
-// not say the key.
-func (c *Component) keyDigest(key string) string {
-	h := sha256.Sum256([]byte(string(c.urn) + "\x00" + key))
-	return "secret-" + hex.EncodeToString(h[:8])
+	return nil
 }
 
 // publicSpans are the places s holds the text of name (not empty).
@@ -436,11 +413,9 @@ func (c *Component) Read(ctx context.Context, req monitorclient.ReadResourceRequ
 	if req.Parent == "" {
 		req.Parent = c.urn
 	}
-	name, err := c.childName("read", req.Type, req.Name)
-	if err != nil {
+	if err := c.checkName("read", req.Type, req.Name); err != nil {
 		return monitorclient.ReadResourceResponse{}, err
 	}
-	req.Name = name
 	c.fillIn(&req.Provider, req.Type, &req.ParentStackTraceHandle)
 	req.Properties = c.markSecrets(req.Properties)
 	// A read is a registration: counted and bounded as Register's are.
