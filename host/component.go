@@ -75,9 +75,9 @@ func (c *Component) ProviderConfig() property.Map { return c.c.ProviderConfig() 
 // Parent defaults to the component. A custom child of a package the
 // program passed in `providers` gets that provider unless it names one; a
 // child component gets the whole map, as the Go SDK passes it on. Read the
-// child's outputs with resp.Output(key) and its ID with resp.IDValue():
-// values that depend on it, unknown in a preview where the engine sent
-// none. A name that contains a secret input is refused (it would be in the
+// child's outputs with resp.Output(key), its ID with resp.IDValue() and a
+// reference to it with resp.Reference(): values that depend on it,
+// unknown in a preview where the engine sent none. A name that contains a secret input is refused (it would be in the
 // URN). At most the engine's parallel registrations of the process are in
 // flight at once, those of earlier components first.
 func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {
