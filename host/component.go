@@ -71,6 +71,11 @@ func (c *Component) DryRun() bool { return c.c.Stack().DryRun }
 // component (after CheckConfig defaults).
 func (c *Component) ProviderConfig() property.Map { return c.c.ProviderConfig() }
 
+// Features are what the engine's resource monitor said it supports, as
+// the monitor of a Pulumi program's SDK asks it: Features().Transforms,
+// .ResourceHooks, .Parameterization and so on.
+func (c *Component) Features() monitorclient.Features { return c.c.Features() }
+
 // Register registers a child resource and waits for the engine's answer.
 // Parent defaults to the component. A custom child of a package the
 // program passed in `providers` gets that provider unless it names one; a

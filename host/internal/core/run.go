@@ -65,20 +65,26 @@ func runSafely[T any](ctx context.Context, token, name string, f func(context.Co
 		}
 	}()
 	out, err = f(ctx)
-	if err != nil {
-		if _, ok := err.(*diag.StepError); !ok {
-			if _, isInput := asInputError(err); !isInput {
-				err = &diag.StepError{Token: token, Name: name, Step: diag.StepConstruct, Err: err}
-			}
+	if err == nil {
+		return out, nil
+	}
+	if se, ok := err.(*diag.StepError); ok {
+		if se.Token == "" && se.Step == "" { // from diag.Failf: say where
+			se.Token, se.Name, se.Step = token, name, diag.StepConstruct
 		}
+		return out, err
+	}
+	if _, isInput := asInputError(err); !isInput {
+		err = &diag.StepError{Token: token, Name: name, Step: diag.StepConstruct, Err: err}
 	}
 	return out, err
 }
 
-// PanicError records a panic r in component code, with where it happened.
+// PanicError records a panic r in component code, with where it happened:
+// call it from the deferred function that recovered r.
 func PanicError(token, name, step string, r any) *diag.StepError {
 	return &diag.StepError{Token: token, Name: name, Step: step, Panic: true,
-		Err: fmt.Errorf("%v", r), Stack: debug.Stack()}
+		Err: fmt.Errorf("%v", r), Stack: debug.Stack(), Frames: diag.Callers(1)}
 }
 
 // checkOutputs validates what a component or method returned against the
