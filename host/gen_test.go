@@ -115,6 +115,9 @@ func shopOptions() []host.Option {
 		host.WithFunction("shop:index:lookup", func(ctx context.Context, args LookupArgs) (LookupResult, error) {
 			return LookupResult{}, errors.New("none")
 		}),
+		host.WithMethod("pulumi:providers:shop/describe", func(ctx context.Context, self *host.Component, args struct{}) (string, error) {
+			return self.ProviderConfig().Get("region").AsString(), nil
+		}),
 	}
 }
 

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/url"
 	"path"
 	"regexp"
@@ -227,9 +228,11 @@ func (p *Package) validate() error {
 	checkRequired("config", "defaults (its required variables)", p.Config.Required, p.Config.Variables)
 	checkResource("provider", p.Provider)
 	methodOf := map[string]string{}
-	for tok, r := range p.Resources {
-		checkToken("resource", tok)
-		checkResource(tok, r)
+	for tok, r := range p.withProvider() {
+		if tok != p.providerToken() {
+			checkToken("resource", tok)
+			checkResource(tok, r)
+		}
 		for name, fn := range r.Methods {
 			f, ok := p.Functions[fn]
 			switch {
@@ -260,7 +263,9 @@ func (p *Package) validate() error {
 		checkObj(tok, "required", t.Object)
 	}
 	for tok, f := range p.Functions {
-		checkToken("function", tok)
+		if !strings.HasPrefix(tok, p.providerToken()+"/") { // a method of the provider
+			checkToken("function", tok)
+		}
 		if f.Inputs != nil {
 			checkObj(tok+" inputs", "required", *f.Inputs)
 		}
@@ -298,6 +303,24 @@ func (p *Package) tokenProblem(moduleFormat *regexp.Regexp, tok string) string {
 		return "modules cannot nest under index (meta.moduleFormat decides a token's module)"
 	}
 	return ""
+}
+
+// providerToken is the type token of the package's provider resource.
+func (p *Package) providerToken() string { return "pulumi:providers:" + p.Name }
+
+// withProvider are the package's resources and, under its token, its
+// provider resource.
+func (p *Package) withProvider() iter.Seq2[string, Resource] {
+	return func(yield func(string, Resource) bool) {
+		if !yield(p.providerToken(), p.Provider) {
+			return
+		}
+		for tok, r := range p.Resources {
+			if !yield(tok, r) {
+				return
+			}
+		}
+	}
 }
 
 func hasProperty(props map[string]Property, name string) bool {

@@ -119,6 +119,7 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 	if p.version != "" {
 		add(doc, "version", scalar(p.version))
 	}
+	prov := mapping()
 	if sh := p.configSignature; sh != nil {
 		props, required := g.object("configuration", sh.args)
 		config := mapping()
@@ -127,12 +128,20 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 			add(config, "defaults", stringList(required))
 		}
 		add(doc, "config", config)
-		props, required = g.object("configuration", sh.args)
-		prov := mapping()
-		add(prov, "inputProperties", props)
-		if len(required) > 0 {
-			add(prov, "requiredInputs", stringList(required))
+		// The provider resource takes its configuration as inputs and,
+		// as Pulumi's providers do, has it as outputs.
+		for _, section := range [][2]string{{"inputProperties", "requiredInputs"}, {"properties", "required"}} {
+			props, required = g.object("configuration", sh.args)
+			add(prov, section[0], props)
+			if len(required) > 0 {
+				add(prov, section[1], stringList(required))
+			}
 		}
+	}
+	if methods := g.methods(p.providerToken()); methods != nil {
+		add(prov, "methods", methods)
+	}
+	if len(prov.Content) > 0 {
 		add(doc, "provider", prov)
 	}
 
@@ -228,18 +237,25 @@ func (g *generator) resource(tok string) *yaml.Node {
 	if len(required) > 0 {
 		add(r, "required", stringList(required))
 	}
-	if isComponent {
-		methods := mapping()
-		for _, m := range g.p.methodTokens() {
-			if comp, name, _ := strings.Cut(m, "/"); comp == tok {
-				add(methods, name, scalar(m))
-			}
-		}
-		if len(methods.Content) > 0 {
-			add(r, "methods", methods)
-		}
+	if methods := g.methods(tok); isComponent && methods != nil {
+		add(r, "methods", methods)
 	}
 	return r
+}
+
+// methods lists the methods of resource tok, a component or the provider;
+// nil if it has none.
+func (g *generator) methods(tok string) *yaml.Node {
+	methods := mapping()
+	for _, m := range g.p.methodTokens() {
+		if comp, name, _ := strings.Cut(m, "/"); comp == tok {
+			add(methods, name, scalar(m))
+		}
+	}
+	if len(methods.Content) == 0 {
+		return nil
+	}
+	return methods
 }
 
 // function describes a function or a method.
@@ -251,8 +267,8 @@ func (g *generator) function(tok string) *yaml.Node {
 	isMethod := slices.Contains(g.p.methodTokens(), tok)
 	if isMethod {
 		comp, _, _ := strings.Cut(tok, "/")
-		if !g.p.componentTokens()[comp] {
-			g.fail("%s: a method of %s, which is not a registered component", tok, comp)
+		if !g.p.componentTokens()[comp] && comp != g.p.providerToken() {
+			g.fail("%s: a method of %s, which is neither a registered component nor the provider (%s)", tok, comp, g.p.providerToken())
 		}
 		self := propNode(schema.Property{Ref: localRef("resources", comp)})
 		props.Content = append([]*yaml.Node{scalar("__self__"), self}, props.Content...)
