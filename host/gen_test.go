@@ -10,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/structpb"
 	"gopkg.in/yaml.v3"
 
 	"github.com/polyhost/polyhost/host"
@@ -441,6 +444,94 @@ func TestDeclaredTypeTokensRefused(t *testing.T) {
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error = %v\nwant %q", err, want)
+		}
+	}
+}
+
+// vaultConfig declares descriptions and defaults in Go code the running
+// plugin sees, beside the doc comments go generate reads.
+type vaultConfig struct {
+	Endpoint string `pulumi:"endpoint,optional"`
+	Password string `pulumi:"password,optional,secret"`
+	Retries  int    `pulumi:"retries,optional"`
+	Size     Size   `pulumi:"size,optional"`
+}
+
+func (c *vaultConfig) Annotate(a host.Annotator) {
+	a.Describe(&c, "How to reach the vault.")
+	a.Describe(&c.Endpoint, "Where the vault listens.")
+	a.SetDefault(&c.Endpoint, "https://vault.local")
+	a.SetDefault(&c.Password, nil, "POLYHOST_TEST_VAULT_PASSWORD")
+	a.SetDefault(&c.Retries, 3, "POLYHOST_TEST_VAULT_RETRIES")
+	a.SetDefault(&c.Size, SizeSmall)
+}
+
+// A Go-first provider with no generated file serves the descriptions and
+// defaults its types' Annotate methods declare, and applies them to its
+// configuration: a default, or the environment variable named, first.
+func TestGoFirstDefaultsFromAnnotate(t *testing.T) { // not parallel: t.Setenv
+	t.Setenv("POLYHOST_TEST_VAULT_PASSWORD", "from-env")
+	t.Setenv("POLYHOST_TEST_VAULT_RETRIES", "7")
+	p, err := host.New("vault", host.WithConfig(func(ctx context.Context, c vaultConfig) error { return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := hosttest.NewServer(p)
+	resp, err := srv.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"endpoint":{"type":"string","description":"Where the vault listens.","default":"https://vault.local"}`,
+		`"password":{"type":"string","secret":true,"defaultInfo":{"environment":["POLYHOST_TEST_VAULT_PASSWORD"]}}`,
+		`"retries":{"type":"integer","default":3,"defaultInfo":{"environment":["POLYHOST_TEST_VAULT_RETRIES"]}}`,
+		`"size":{"$ref":"#/types/vault:index:Size","default":"small"}`,
+	} {
+		if !strings.Contains(resp.GetSchema(), want) {
+			t.Errorf("schema %s\nlacks %s", resp.GetSchema(), want)
+		}
+	}
+	checked, err := srv.CheckConfig(context.Background(), &pulumirpc.CheckRequest{News: &structpb.Struct{}})
+	if err != nil || len(checked.GetFailures()) > 0 {
+		t.Fatal(err, checked.GetFailures())
+	}
+	got, err := plugin.UnmarshalProperties(checked.GetInputs(), plugin.MarshalOptions{KeepSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := resource.PropertyMap{
+		"endpoint": resource.NewProperty("https://vault.local"),
+		"password": resource.MakeSecret(resource.NewProperty("from-env")),
+		"retries":  resource.NewProperty(7.0),
+		"size":     resource.NewProperty("small"),
+	}
+	if !got.DeepEquals(want) {
+		t.Errorf("checked configuration %v, want %v", got, want)
+	}
+}
+
+type badDefaults struct {
+	Name  string `pulumi:"name"`
+	Count int    `pulumi:"count,optional"`
+}
+
+func (b *badDefaults) Annotate(a host.Annotator) {
+	a.SetDefault(&b.Name, "x")
+	a.SetDefault(&b.Count, "many")
+	a.Describe(new(string), "nowhere")
+}
+
+// Defaults a field cannot take are named at start-up.
+func TestGoFirstBadDefaultsNamed(t *testing.T) {
+	t.Parallel()
+	_, err := host.New("vault", host.WithConfig(func(ctx context.Context, c badDefaults) error { return nil }))
+	for _, want := range []string{
+		"field host_test.badDefaults.Name: has a default but is required; tag it optional",
+		"field host_test.badDefaults.Count: its default many (string) is not a integer",
+		"host_test.badDefaults.Annotate: *string is not a pointer to one of its fields",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("New = %v, want an error with %q", err, want)
 		}
 	}
 }

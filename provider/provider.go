@@ -13,6 +13,12 @@ const Name = "sitekit"
 // directory .sitekit beside the program.
 const DefaultStorageURL = "file://./.sitekit"
 
+// Annotate sets storageUrl's default, which the running plugin applies to
+// its configuration whether or not it serves schema.yaml.
+func (c *Config) Annotate(a host.Annotator) {
+	a.SetDefault(&c.StorageURL, DefaultStorageURL)
+}
+
 // Options describe the sitekit package to the host: its registrations
 // and schema.yaml, which the host checks them against.
 func Options(version string) []host.Option {

@@ -67,13 +67,21 @@ type Property struct {
 	Description          string    `json:"description,omitempty"`
 	Secret               bool      `json:"secret,omitempty"`
 	Default              any       `json:"default,omitempty"`
-	ReplaceOnChanges     bool      `json:"replaceOnChanges,omitempty"`
+	// DefaultInfo names environment variables whose value, the first one
+	// set, is the default: it wins over Default.
+	DefaultInfo      *DefaultInfo `json:"defaultInfo,omitempty"`
+	ReplaceOnChanges bool         `json:"replaceOnChanges,omitempty"`
 	// Plain says an input takes no eventual (output) values: SDKs type it
 	// as a plain value. The host reads it for the binder's sake only.
 	Plain                bool     `json:"plain,omitempty"`
 	WillReplaceOnChanges bool     `json:"willReplaceOnChanges,omitempty"`
 	Minimum              *float64 `json:"minimum,omitempty"`
 	Maximum              *float64 `json:"maximum,omitempty"`
+}
+
+// DefaultInfo is a property's default taken from the environment.
+type DefaultInfo struct {
+	Environment []string `json:"environment,omitempty"`
 }
 
 // Object is a set of properties, some of them required.
