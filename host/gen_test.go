@@ -339,7 +339,8 @@ func TestNewNamesEachDifferenceFromTheSchema(t *testing.T) {
 	shop:index:Till: field host_test.TillState.Pin sets output "pin", which the schema does not declare
 	shop:index:Till: output "spare" is required in the schema, but host_test.TillState has no field for it
 	shop:index:lookup: field host_test.LookupResult.Value has type=json, but output "value" is a string in the schema
-	configuration: field host_test.ShopConfig.Token is string, but variable "token" is an integer in the schema`
+	configuration: field host_test.ShopConfig.Token is string, but variable "token" is an integer in the schema
+(if the schema is generated from these Go types, it is stale: run go generate)`
 	if err == nil || err.Error() != want {
 		t.Errorf("New = %v\nwant %s", err, want)
 	}

@@ -904,7 +904,7 @@ func TestNewChecksShapesAgainstSchema(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := host.New("test", host.WithSchema([]byte(schemaYAML)), tc.opt)
-		if err == nil || err.Error() != "provider test: "+tc.want {
+		if err == nil || err.Error() != "provider test: "+tc.want+"\n(if the schema is generated from these Go types, it is stale: run go generate)" {
 			t.Errorf("%s: New = %v, want %q", tc.name, err, tc.want)
 		}
 	}

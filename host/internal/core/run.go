@@ -56,6 +56,24 @@ func (p *Provider) checkInputs(token string, inputs property.Map) error {
 	return &diag.InputError{Message: "invalid inputs", Failures: failures}
 }
 
+// withDefaults fills in the schema's defaults (defaultValue) of the
+// inputs of component token that are absent: a YAML program, unlike the
+// generated SDKs, does not.
+func (p *Provider) withDefaults(token string, inputs property.Map) property.Map {
+	c := p.contracts[token]
+	if !c.resource || c.inputs == nil {
+		return inputs
+	}
+	for name, prop := range c.inputs.Properties {
+		if v, has := inputs.GetOk(name); !has || v.IsNull() {
+			if dv, ok := defaultValue(prop, prop.Type); ok {
+				inputs = inputs.Set(name, dv)
+			}
+		}
+	}
+	return inputs
+}
+
 // runSafely runs author code, turning a panic into a StepError so one bad
 // call cannot take the provider down.
 func runSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
