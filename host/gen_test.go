@@ -536,3 +536,58 @@ func TestGoFirstBadDefaultsNamed(t *testing.T) {
 		}
 	}
 }
+
+type boxArgs struct {
+	Label *string `pulumi:"label,optional"`
+}
+
+func (b *boxArgs) Annotate(a host.Annotator) { a.SetDefault(&b.Label, "plain") }
+
+type boxOut struct {
+	Label string `pulumi:"label"`
+}
+
+// A method on the provider resource is called with the provider as
+// __self__, its state the provider's configuration, defaults applied; a
+// component given no label gets the default its Annotate declares.
+func TestProviderMethodAndComponentDefaults(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("vault",
+		host.WithConfig(func(ctx context.Context, c vaultConfig) error { return nil }),
+		host.WithMethod("pulumi:providers:vault/describe", func(ctx context.Context, self *host.Component, args struct{}) (string, error) {
+			return self.Type() + " " + self.State().Get("endpoint").AsString(), nil
+		}),
+		host.WithComponent("vault:index:Box", func(ctx context.Context, c *host.Component, args boxArgs) (boxOut, error) {
+			return boxOut{Label: *args.Label}, nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hosttest.New(t, p)
+	ctx := context.Background()
+	for _, cfg := range []map[string]property.Value{{}, {"endpoint": property.New("https://other")}} {
+		ref, err := h.RegisterProvider(ctx, hosttest.ProviderRequest{Name: "store", Config: property.NewMap(cfg)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := h.Call(ctx, hosttest.CallRequest{Token: "pulumi:providers:vault/describe", Self: ref.URN(), Provider: ref})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "pulumi:providers:vault https://vault.local"
+		if e, ok := cfg["endpoint"]; ok {
+			want = "pulumi:providers:vault " + e.AsString()
+		}
+		if got := resp.Return.Get("res").AsString(); got != want {
+			t.Errorf("describe() = %q, want %q", got, want)
+		}
+		h = hosttest.New(t, p) // a fresh stack for the next provider named store
+	}
+	box, err := h.Construct(ctx, hosttest.ConstructRequest{Type: "vault:index:Box", Name: "b", Inputs: property.Map{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := box.Outputs.Get("label").AsString(); got != "plain" {
+		t.Errorf("label = %q, want the default plain", got)
+	}
+}
