@@ -276,15 +276,7 @@ func TestConfigurationIsSetOnce(t *testing.T) {
 // list is refused, naming the property.
 func TestGoFirstProviderServesAndChecksItsSchema(t *testing.T) {
 	t.Parallel()
-	p, err := host.New("shop", shopOptions()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := hosttest.NewServer(p)
-	resp, err := srv.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, resp := servedSchema(t, "shop", shopOptions()...)
 	var served, want any
 	if err := json.Unmarshal([]byte(resp.GetSchema()), &served); err != nil {
 		t.Fatal(err)
@@ -299,7 +291,7 @@ func TestGoFirstProviderServesAndChecksItsSchema(t *testing.T) {
 	}
 
 	mon := hosttest.Start(t)
-	_, err = srv.Construct(context.Background(), constructReq(mon, "shop:index:Store", "s", map[string]any{
+	_, err := srv.Construct(context.Background(), constructReq(mon, "shop:index:Store", "s", map[string]any{
 		"name": "n", "key": "k", "address": map[string]any{"street": "High St"}, "size": "medium",
 	}))
 	if err == nil {
@@ -308,6 +300,22 @@ func TestGoFirstProviderServesAndChecksItsSchema(t *testing.T) {
 	if _, _, details := wireError(t, err); !slices.Contains(details, `size: "medium" is not a valid shop:index:Size; allowed: ["large" "small"]`) {
 		t.Errorf("Construct = %v %q, want the enum value refused", err, details)
 	}
+}
+
+// servedSchema builds provider name from opts and asks it for its schema,
+// as the engine does.
+func servedSchema(t *testing.T, name string, opts ...host.Option) (pulumirpc.ResourceProviderServer, *pulumirpc.GetSchemaResponse) {
+	t.Helper()
+	p, err := host.New(name, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := hosttest.NewServer(p)
+	resp, err := srv.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, resp
 }
 
 // Schema-first: an author's schema that disagrees with the Go types stops
@@ -473,15 +481,7 @@ func (c *vaultConfig) Annotate(a host.Annotator) {
 func TestGoFirstDefaultsFromAnnotate(t *testing.T) { // not parallel: t.Setenv
 	t.Setenv("POLYHOST_TEST_VAULT_PASSWORD", "from-env")
 	t.Setenv("POLYHOST_TEST_VAULT_RETRIES", "7")
-	p, err := host.New("vault", host.WithConfig(func(ctx context.Context, c vaultConfig) error { return nil }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := hosttest.NewServer(p)
-	resp, err := srv.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, resp := servedSchema(t, "vault", host.WithConfig(func(ctx context.Context, c vaultConfig) error { return nil }))
 	for _, want := range []string{
 		`"endpoint":{"type":"string","description":"Where the vault listens.","default":"https://vault.local"}`,
 		`"password":{"type":"string","secret":true,"defaultInfo":{"environment":["POLYHOST_TEST_VAULT_PASSWORD"]}}`,
