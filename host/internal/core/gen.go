@@ -275,7 +275,11 @@ func (g *generator) function(tok string) *yaml.Node {
 		if !g.p.componentTokens()[comp] && comp != g.p.providerToken() {
 			g.fail("%s: a method of %s, which is neither a registered component nor the provider (%s)", tok, comp, g.p.providerToken())
 		}
-		self := propNode(schema.Property{Ref: localRef("resources", comp)})
+		ref := localRef("resources", comp)
+		if comp == g.p.providerToken() {
+			ref = "#/provider" // the binder's name for it
+		}
+		self := propNode(schema.Property{Ref: ref})
 		props.Content = append([]*yaml.Node{scalar("__self__"), self}, props.Content...)
 		required = append([]string{"__self__"}, required...)
 	}
