@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
@@ -107,7 +106,7 @@ func BuildSite(ctx context.Context, c *host.Component, args SiteArgs) (SiteOutpu
 		}, bucket.Output("endpoint")),
 		BucketName: bucketName,
 		PageCount:  count,
-		Bucket:     reference(bucket),
+		Bucket:     bucket.Reference(),
 	}, nil
 }
 
@@ -207,14 +206,4 @@ func registerObject(ctx context.Context, c *host.Component, name string, bucket 
 			"contentType": property.New("text/html"),
 		}),
 	})
-}
-
-// reference is a resource reference to a registered custom resource; its ID
-// is unknown until the resource exists.
-func reference(r monitorclient.RegisterResourceResponse) property.Value {
-	id := property.New(property.Computed)
-	if r.ID != "" {
-		id = property.New(string(r.ID))
-	}
-	return property.New(property.ResourceReference{URN: r.URN, ID: id}).WithDependencies([]urn.URN{r.URN})
 }

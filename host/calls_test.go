@@ -350,3 +350,28 @@ func TestRegisterOutputsDependOnTheChild(t *testing.T) {
 		t.Errorf("shout depends on %v, want the child %s", deps, child)
 	}
 }
+
+// A component asks what the engine's monitor supports: the features it
+// advertised, and only those.
+func TestComponentFeatures(t *testing.T) {
+	t.Parallel()
+	for _, ids := range [][]string{
+		{"secrets", "resourceReferences", "outputValues", "parameterization", "transforms", "resourceHooks"},
+		{"secrets", "resourceReferences", "outputValues"},
+	} {
+		mon := hosttest.Start(t, hosttest.WithFeatures(ids...))
+		var got monitorclient.Features
+		client := serve(t, mon.Addr(), host.WithComponent("test:index:Comp",
+			func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
+				got = c.Features()
+				return rawCompOut{Shout: property.New("ok")}, nil
+			}))
+		if _, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})); err != nil {
+			t.Fatal(err)
+		}
+		all := len(ids) > 3
+		if !got.Secrets || got.Parameterization != all || got.Transforms != all || got.ResourceHooks != all {
+			t.Errorf("monitor advertising %v: component saw %+v", ids, got)
+		}
+	}
+}

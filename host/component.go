@@ -71,15 +71,20 @@ func (c *Component) DryRun() bool { return c.c.Stack().DryRun }
 // component (after CheckConfig defaults).
 func (c *Component) ProviderConfig() property.Map { return c.c.ProviderConfig() }
 
+// Features are what the engine's resource monitor said it supports, as
+// the monitor of a Pulumi program's SDK asks it: Features().Transforms,
+// .ResourceHooks, .Parameterization and so on.
+func (c *Component) Features() monitorclient.Features { return c.c.Features() }
+
 // Register registers a child resource and waits for the engine's answer.
 // Parent defaults to the component. A custom child of a package the
 // program passed in `providers` gets that provider unless it names one; a
 // child component gets the whole map, as the Go SDK passes it on. Read the
-// child's outputs with resp.Output(key) and its ID with resp.IDValue():
-// values that depend on it, unknown in a preview where the engine sent
-// none. Names are in URNs, in plaintext: a name holding a secret input,
-// or a key of a secret map, is refused (one equal to a word of the
-// component's own name aside). At
+// child's outputs with resp.Output(key), its ID with resp.IDValue() and a
+// reference to it with resp.Reference(): values that depend on it,
+// unknown in a preview where the engine sent none. Names are in URNs, in
+// plaintext: a name holding a secret input, or a key of a secret map, is
+// refused (one equal to a word of the component's own name aside). At
 // most the engine's parallel registrations of the process are in flight
 // at once, those of earlier components first.
 func (c *Component) Register(ctx context.Context, req monitorclient.RegisterResourceRequest) (monitorclient.RegisterResourceResponse, error) {

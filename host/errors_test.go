@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -213,4 +214,49 @@ func TestErrorsDoNotRepeatWhatTheEngineNames(t *testing.T) {
 	if got, want := status.Convert(err).Message(), `on "c": cannot greet world`; got != want {
 		t.Errorf("method error %q, want %q", got, want)
 	}
+}
+
+// A panic in component code, and an error made with diag.Failf, reach the
+// user with the frames of the author's code, file and line, innermost
+// first, and none of the host's or Go's runtime.
+func TestAuthorFramesReachTheUser(t *testing.T) {
+	t.Parallel()
+	mon := hosttest.Start(t)
+	var failLine, panicLine int
+	client := serve(t, mon.Addr(),
+		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args compArgs) (compOut, error) {
+			if args.Greeting == "panic" {
+				_, _, panicLine, _ = runtime.Caller(0)
+				_ = []string{}[len(args.Greeting)] // a runtime error: index out of range
+			}
+			return compOut{}, fetchGreeting(&failLine)
+		}))
+	construct := func(greeting string) string {
+		_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", greeting, map[string]any{"greeting": greeting}))
+		return status.Convert(err).Message()
+	}
+	failed, panicked := construct("fail"), construct("panic")
+	for got, want := range map[string][]string{
+		failed: {"no greeting today\n    at host_test.fetchGreeting (", fmt.Sprintf("errors_test.go:%d)\n", failLine+1),
+			"host_test.TestAuthorFramesReachTheUser.func1 ("},
+		panicked: {"panic in component code: runtime error: index out of range [5] with length 0\n    at host_test.TestAuthorFramesReachTheUser.func1 (",
+			fmt.Sprintf("errors_test.go:%d)", panicLine+1)},
+	} {
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("error\n%s\nwant it to contain %q", got, w)
+			}
+		}
+		for _, not := range []string{"register.go", "host/internal", "runtime.", "polyhost/host."} {
+			if strings.Contains(got, not) {
+				t.Errorf("error\n%s\nnames a frame of %s", got, not)
+			}
+		}
+	}
+}
+
+// fetchGreeting fails as author code does, recording the line of its Failf.
+func fetchGreeting(line *int) error {
+	_, _, *line, _ = runtime.Caller(0)
+	return diag.Failf("no greeting today")
 }

@@ -10,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/structpb"
 	"gopkg.in/yaml.v3"
 
 	"github.com/polyhost/polyhost/host"
@@ -114,6 +117,9 @@ func shopOptions() []host.Option {
 		}),
 		host.WithFunction("shop:index:lookup", func(ctx context.Context, args LookupArgs) (LookupResult, error) {
 			return LookupResult{}, errors.New("none")
+		}),
+		host.WithMethod("pulumi:providers:shop/describe", func(ctx context.Context, self *host.Component, args struct{}) (string, error) {
+			return self.ProviderConfig().Get("region").AsString(), nil
 		}),
 	}
 }
@@ -270,15 +276,7 @@ func TestConfigurationIsSetOnce(t *testing.T) {
 // list is refused, naming the property.
 func TestGoFirstProviderServesAndChecksItsSchema(t *testing.T) {
 	t.Parallel()
-	p, err := host.New("shop", shopOptions()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := hosttest.NewServer(p)
-	resp, err := srv.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, resp := servedSchema(t, "shop", shopOptions()...)
 	var served, want any
 	if err := json.Unmarshal([]byte(resp.GetSchema()), &served); err != nil {
 		t.Fatal(err)
@@ -293,7 +291,7 @@ func TestGoFirstProviderServesAndChecksItsSchema(t *testing.T) {
 	}
 
 	mon := hosttest.Start(t)
-	_, err = srv.Construct(context.Background(), constructReq(mon, "shop:index:Store", "s", map[string]any{
+	_, err := srv.Construct(context.Background(), constructReq(mon, "shop:index:Store", "s", map[string]any{
 		"name": "n", "key": "k", "address": map[string]any{"street": "High St"}, "size": "medium",
 	}))
 	if err == nil {
@@ -302,6 +300,22 @@ func TestGoFirstProviderServesAndChecksItsSchema(t *testing.T) {
 	if _, _, details := wireError(t, err); !slices.Contains(details, `size: "medium" is not a valid shop:index:Size; allowed: ["large" "small"]`) {
 		t.Errorf("Construct = %v %q, want the enum value refused", err, details)
 	}
+}
+
+// servedSchema builds provider name from opts and asks it for its schema,
+// as the engine does.
+func servedSchema(t *testing.T, name string, opts ...host.Option) (pulumirpc.ResourceProviderServer, *pulumirpc.GetSchemaResponse) {
+	t.Helper()
+	p, err := host.New(name, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := hosttest.NewServer(p)
+	resp, err := srv.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, resp
 }
 
 // Schema-first: an author's schema that disagrees with the Go types stops
@@ -333,7 +347,8 @@ func TestNewNamesEachDifferenceFromTheSchema(t *testing.T) {
 	shop:index:Till: field host_test.TillState.Pin sets output "pin", which the schema does not declare
 	shop:index:Till: output "spare" is required in the schema, but host_test.TillState has no field for it
 	shop:index:lookup: field host_test.LookupResult.Value has type=json, but output "value" is a string in the schema
-	configuration: field host_test.ShopConfig.Token is string, but variable "token" is an integer in the schema`
+	configuration: field host_test.ShopConfig.Token is string, but variable "token" is an integer in the schema
+(if the schema is generated from these Go types, it is stale: run go generate)`
 	if err == nil || err.Error() != want {
 		t.Errorf("New = %v\nwant %s", err, want)
 	}
@@ -439,5 +454,140 @@ func TestDeclaredTypeTokensRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error = %v\nwant %q", err, want)
 		}
+	}
+}
+
+// vaultConfig declares descriptions and defaults in Go code the running
+// plugin sees, beside the doc comments go generate reads.
+type vaultConfig struct {
+	Endpoint string `pulumi:"endpoint,optional"`
+	Password string `pulumi:"password,optional,secret"`
+	Retries  int    `pulumi:"retries,optional"`
+	Size     Size   `pulumi:"size,optional"`
+}
+
+func (c *vaultConfig) Annotate(a host.Annotator) {
+	a.Describe(&c, "How to reach the vault.")
+	a.Describe(&c.Endpoint, "Where the vault listens.")
+	a.SetDefault(&c.Endpoint, "https://vault.local")
+	a.SetDefault(&c.Password, nil, "POLYHOST_TEST_VAULT_PASSWORD")
+	a.SetDefault(&c.Retries, 3, "POLYHOST_TEST_VAULT_RETRIES")
+	a.SetDefault(&c.Size, SizeSmall)
+}
+
+// A Go-first provider with no generated file serves the descriptions and
+// defaults its types' Annotate methods declare, and applies them to its
+// configuration: a default, or the environment variable named, first.
+func TestGoFirstDefaultsFromAnnotate(t *testing.T) { // not parallel: t.Setenv
+	t.Setenv("POLYHOST_TEST_VAULT_PASSWORD", "from-env")
+	t.Setenv("POLYHOST_TEST_VAULT_RETRIES", "7")
+	srv, resp := servedSchema(t, "vault", host.WithConfig(func(ctx context.Context, c vaultConfig) error { return nil }))
+	for _, want := range []string{
+		`"endpoint":{"type":"string","description":"Where the vault listens.","default":"https://vault.local"}`,
+		`"password":{"type":"string","secret":true,"defaultInfo":{"environment":["POLYHOST_TEST_VAULT_PASSWORD"]}}`,
+		`"retries":{"type":"integer","default":3,"defaultInfo":{"environment":["POLYHOST_TEST_VAULT_RETRIES"]}}`,
+		`"size":{"$ref":"#/types/vault:index:Size","default":"small"}`,
+	} {
+		if !strings.Contains(resp.GetSchema(), want) {
+			t.Errorf("schema %s\nlacks %s", resp.GetSchema(), want)
+		}
+	}
+	checked, err := srv.CheckConfig(context.Background(), &pulumirpc.CheckRequest{News: &structpb.Struct{}})
+	if err != nil || len(checked.GetFailures()) > 0 {
+		t.Fatal(err, checked.GetFailures())
+	}
+	got, err := plugin.UnmarshalProperties(checked.GetInputs(), plugin.MarshalOptions{KeepSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := resource.PropertyMap{
+		"endpoint": resource.NewProperty("https://vault.local"),
+		"password": resource.MakeSecret(resource.NewProperty("from-env")),
+		"retries":  resource.NewProperty(7.0),
+		"size":     resource.NewProperty("small"),
+	}
+	if !got.DeepEquals(want) {
+		t.Errorf("checked configuration %v, want %v", got, want)
+	}
+}
+
+type badDefaults struct {
+	Name  string `pulumi:"name"`
+	Count int    `pulumi:"count,optional"`
+}
+
+func (b *badDefaults) Annotate(a host.Annotator) {
+	a.SetDefault(&b.Name, "x")
+	a.SetDefault(&b.Count, "many")
+	a.Describe(new(string), "nowhere")
+}
+
+// Defaults a field cannot take are named at start-up.
+func TestGoFirstBadDefaultsNamed(t *testing.T) {
+	t.Parallel()
+	_, err := host.New("vault", host.WithConfig(func(ctx context.Context, c badDefaults) error { return nil }))
+	for _, want := range []string{
+		"field host_test.badDefaults.Name: has a default but is required; tag it optional",
+		"field host_test.badDefaults.Count: its default many (string) is not a integer",
+		"host_test.badDefaults.Annotate: *string is not a pointer to one of its fields",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("New = %v, want an error with %q", err, want)
+		}
+	}
+}
+
+type boxArgs struct {
+	Label *string `pulumi:"label,optional"`
+}
+
+func (b *boxArgs) Annotate(a host.Annotator) { a.SetDefault(&b.Label, "plain") }
+
+type boxOut struct {
+	Label string `pulumi:"label"`
+}
+
+// A method on the provider resource is called with the provider as
+// __self__, its state the provider's configuration, defaults applied; a
+// component given no label gets the default its Annotate declares.
+func TestProviderMethodAndComponentDefaults(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("vault",
+		host.WithConfig(func(ctx context.Context, c vaultConfig) error { return nil }),
+		host.WithMethod("pulumi:providers:vault/describe", func(ctx context.Context, self *host.Component, args struct{}) (string, error) {
+			return self.Type() + " " + self.State().Get("endpoint").AsString(), nil
+		}),
+		host.WithComponent("vault:index:Box", func(ctx context.Context, c *host.Component, args boxArgs) (boxOut, error) {
+			return boxOut{Label: *args.Label}, nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hosttest.New(t, p)
+	ctx := context.Background()
+	for _, cfg := range []map[string]property.Value{{}, {"endpoint": property.New("https://other")}} {
+		ref, err := h.RegisterProvider(ctx, hosttest.ProviderRequest{Name: "store", Config: property.NewMap(cfg)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := h.Call(ctx, hosttest.CallRequest{Token: "pulumi:providers:vault/describe", Self: ref.URN(), Provider: ref})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "pulumi:providers:vault https://vault.local"
+		if e, ok := cfg["endpoint"]; ok {
+			want = "pulumi:providers:vault " + e.AsString()
+		}
+		if got := resp.Return.Get("res").AsString(); got != want {
+			t.Errorf("describe() = %q, want %q", got, want)
+		}
+		h = hosttest.New(t, p) // a fresh stack for the next provider named store
+	}
+	box, err := h.Construct(ctx, hosttest.ConstructRequest{Type: "vault:index:Box", Name: "b", Inputs: property.Map{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := box.Outputs.Get("label").AsString(); got != "plain" {
+		t.Errorf("label = %q, want the default plain", got)
 	}
 }

@@ -927,7 +927,7 @@ func TestNewChecksShapesAgainstSchema(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := host.New("test", host.WithSchema([]byte(schemaYAML)), tc.opt)
-		if err == nil || err.Error() != "provider test: "+tc.want {
+		if err == nil || err.Error() != "provider test: "+tc.want+"\n(if the schema is generated from these Go types, it is stale: run go generate)" {
 			t.Errorf("%s: New = %v, want %q", tc.name, err, tc.want)
 		}
 	}
@@ -1346,7 +1346,8 @@ func TestComponentReadsProviderFromOptions(t *testing.T) {
 // A child's ID and outputs read as values that depend on the child. In a
 // preview, a child whose provider sent no outputs (it does not preview)
 // and no ID has both unknown, as the Go SDK has them; in an update the ID
-// is known, and a missing output is the input of that name.
+// is known, and a missing output is the input of that name. A reference
+// to the child has its ID, unknown where the ID is.
 func TestChildIDAndOutputsAsValues(t *testing.T) {
 	t.Parallel()
 	for _, dryRun := range []bool{true, false} {
@@ -1370,11 +1371,13 @@ func TestChildIDAndOutputsAsValues(t *testing.T) {
 						return property.Map{}, err
 					}
 					return property.NewMap(map[string]property.Value{
-						"shout":     property.New(args.Greeting),
-						"greeterId": greeter.IDValue(), // a component has none
-						"thingId":   thing.IDValue(),
-						"size":      thing.Output("size"),
-						"arn":       thing.Output("arn"),
+						"shout":      property.New(args.Greeting),
+						"greeterId":  greeter.IDValue(), // a component has none
+						"thingId":    thing.IDValue(),
+						"size":       thing.Output("size"),
+						"arn":        thing.Output("arn"),
+						"thingRef":   thing.Reference(),
+						"greeterRef": greeter.Reference(),
 					}), nil
 				}))
 			req := constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})
@@ -1383,19 +1386,25 @@ func TestChildIDAndOutputsAsValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			state, err := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepUnknowns: true})
+			state, err := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepUnknowns: true, KeepResources: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := resource.PropertyMap{"thingId": resource.NewProperty("id-t"), "size": resource.NewProperty(3.0), "arn": resource.NewNullProperty()}
+			thingURN := "urn:pulumi:dev::proj::test:index:Comp$test:index:Thing::t"
+			greeterURN := "urn:pulumi:dev::proj::test:index:Comp$test:index:Greeter::g"
+			want := resource.PropertyMap{"thingId": resource.NewProperty("id-t"), "size": resource.NewProperty(3.0), "arn": resource.NewNullProperty(),
+				"thingRef": resource.MakeCustomResourceReference(resource.URN(thingURN), "id-t", "")}
 			if dryRun {
 				unknown := resource.MakeComputed(resource.NewProperty(""))
-				want = resource.PropertyMap{"thingId": unknown, "size": unknown, "arn": unknown}
+				want = resource.PropertyMap{"thingId": unknown, "size": unknown, "arn": unknown,
+					"thingRef": resource.NewProperty(resource.ResourceReference{URN: resource.URN(thingURN), ID: unknown})}
+			}
+			if got, w := state["greeterRef"], resource.MakeComponentResourceReference(resource.URN(greeterURN), ""); !got.DeepEquals(w) {
+				t.Errorf("greeterRef = %v, want %v", got, w)
 			}
 			if v, ok := state["greeterId"]; ok && !v.IsNull() {
 				t.Errorf("greeterId = %v, want null", v)
 			}
-			thingURN := "urn:pulumi:dev::proj::test:index:Comp$test:index:Thing::t"
 			for k, w := range want {
 				if got := state[k]; !got.DeepEquals(w) {
 					t.Errorf("%s = %v, want %v", k, got, w)

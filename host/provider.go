@@ -124,6 +124,29 @@ type Docs = core.Docs
 // declaring it.
 type ValueDocs = core.ValueDocs
 
+// Annotator is what an [Annotated] struct's Annotate method is given, to
+// describe the struct and its fields and to set the defaults of its
+// optional fields, as pulumi-go-provider's infer.Annotator does:
+//
+//	func (c *Config) Annotate(a host.Annotator) {
+//		a.Describe(&c, "How to reach the vault.")
+//		a.Describe(&c.Endpoint, "Where the vault listens.")
+//		a.SetDefault(&c.Endpoint, "https://vault.local")
+//		a.SetDefault(&c.Password, nil, "VAULT_PASSWORD") // from the environment
+//	}
+//
+// The schema built from the Go types has them, whether the running plugin
+// builds it or go generate writes it (a description there wins over the
+// doc comment); the host applies the defaults to configuration and to
+// custom resource inputs that are absent, taking an environment variable
+// named, the first one set, over the value.
+type Annotator = core.Annotator
+
+// Annotated is a struct (configuration, arguments, inputs, outputs or an
+// object type) whose pointer has an Annotate method: give it a pointer
+// receiver, as the method's pointers must be into the struct it annotates.
+type Annotated = core.Annotated
+
 // SchemaFromTypes builds the schema of package name, in YAML, from the Go
 // types of the registrations in opts (components, methods, functions,
 // resources given with [WithTypedResource], configuration given with

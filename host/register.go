@@ -25,7 +25,10 @@ type MethodFunc[A, R any] func(ctx context.Context, self *Component, args A) (R,
 
 // WithMethod serves the method token ("pkg:module:Type/method") with fn.
 // A struct R is returned field by field; any other R (a property.Value
-// with its markers, a string, ...) is returned under the key "res".
+// with its markers, a string, ...) is returned under the key "res". A
+// method of the provider resource has the token
+// "pulumi:providers:<pkg>/method": self is then the provider, and its
+// State the provider's configuration.
 func WithMethod[A, R any](token string, fn MethodFunc[A, R]) Option {
 	return func(p *Provider) error {
 		return p.core.AddMethod(token, core.SignatureOf[A, R](fn), core.NewMethod(

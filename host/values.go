@@ -79,5 +79,8 @@ func Decode(m property.Map, dst any) error { return core.Decode(m, dst) }
 
 // InPreview reports whether the engine called the function during a
 // preview, as engines that say so at Handshake do: a function with side
-// effects, or an expensive one, can answer what it can without them.
+// effects, or an expensive one, can answer what it can without them. It is
+// false in a custom resource's Check and Diff, even in a preview: the
+// engine's CheckRequest and DiffRequest do not say. In a preview the host
+// calls no Create or Update; a component has Component.DryRun.
 func InPreview(ctx context.Context) bool { return core.InPreview(ctx) }

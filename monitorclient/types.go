@@ -228,6 +228,22 @@ func (r RegisterResourceResponse) IDValue() property.Value {
 	return v.WithDependencies([]urn.URN{r.URN})
 }
 
+// Reference is a reference to the resource, as a value that depends on it,
+// for a component's output or another resource's input: its URN, and for
+// a custom resource its ID, unknown while the ID is not known (in a
+// preview, for a resource not created yet). A program reading it gets the
+// resource object of its SDK.
+func (r RegisterResourceResponse) Reference() property.Value {
+	ref := property.ResourceReference{URN: r.URN}
+	if r.custom {
+		ref.ID = property.New(property.Computed)
+		if r.ID != "" {
+			ref.ID = property.New(string(r.ID))
+		}
+	}
+	return property.New(ref).WithDependencies([]urn.URN{r.URN})
+}
+
 // Output is the output key, as the Go SDK resolves a resource's output, so
 // that what is derived from it waits for what it stands for: in a preview
 // (or when the engine says the outputs are not known) a missing or null

@@ -9,6 +9,16 @@ import (
 // Name is the package name.
 const Name = "sitekit"
 
+// DefaultStorageURL is where buckets live when storageUrl is not set: the
+// directory .sitekit beside the program.
+const DefaultStorageURL = "file://./.sitekit"
+
+// Annotate sets storageUrl's default, which the running plugin applies to
+// its configuration whether or not it serves schema.yaml.
+func (c *Config) Annotate(a host.Annotator) {
+	a.SetDefault(&c.StorageURL, DefaultStorageURL)
+}
+
 // Options describe the sitekit package to the host: its registrations
 // and schema.yaml, which the host checks them against.
 func Options(version string) []host.Option {
@@ -23,8 +33,8 @@ func Registrations(version string) []host.Option {
 	return append(Resources(version), Components()...)
 }
 
-// Resources are the package's configuration, custom resources and
-// function: all but its components and methods.
+// Resources are the package's configuration, custom resources, function
+// and the provider resource's method: all but its components and theirs.
 func Resources(version string) []host.Option {
 	b := &backend{}
 	return []host.Option{
@@ -33,6 +43,7 @@ func Resources(version string) []host.Option {
 		host.WithTypedResource[BucketArgs, BucketState](components.BucketType, Bucket{b}),
 		host.WithTypedResource[BucketObjectArgs, BucketObjectState](components.BucketObjectType, BucketObject{b}),
 		host.WithFunction(GetObjectToken, b.getObject),
+		host.WithMethod(BucketEndpointMethod, BucketEndpoint),
 	}
 }
 

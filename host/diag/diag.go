@@ -1,13 +1,17 @@
 // Package diag holds what reaches a user as a problem: a [CheckFailure]
 // names one wrong input, an [InputError] says the user's input is wrong
 // (make one with [Errorf]), and a [StepError] says which step of the
-// provider failed for another cause. Component, method, function and
+// provider failed for another cause (make one with [Failf], which records
+// where the author's code failed). Component, method, function and
 // backend code returns them; the host turns them into what the engine
 // shows.
 package diag
 
 import (
 	"fmt"
+	"path"
+	"reflect"
+	"runtime"
 	"strings"
 )
 
@@ -47,22 +51,53 @@ func Errorf(path, format string, args ...any) error {
 	return &InputError{Message: "invalid input", Failures: []CheckFailure{{Property: path, Reason: fmt.Sprintf(format, args...)}}}
 }
 
+// Failf returns an error for the author's code to return when it fails
+// for a cause that is not the user's input (for that, see [Errorf]): the
+// user sees its message and, under it, the frames of the author's code
+// that called Failf, each with its file and line, as a Python provider
+// shows a traceback. It formats as fmt.Errorf does: %w wraps an error.
+func Failf(format string, args ...any) error {
+	return &StepError{Err: fmt.Errorf(format, args...), Frames: Callers(1)}
+}
+
 // StepError says which resource failed, and in which step, when the cause
 // is not the user's input: a failed child registration, an error returned
-// by component code, or a panic in it.
+// by component code ([Failf] makes one), or a panic in it.
 //
-// Its Error names the type and the resource. What the engine gets leaves
-// out what the engine prints itself: a failed Construct shows as "<type>
-// resource '<name>' has a problem: <message>", a Call as "call of <method>
-// returned an error: <message>", an Invoke as "invocation of <function>
-// returned an error: <message>".
+// Its Error names the type and the resource, then the message, then the
+// frames of the author's code in Frames (those of the host and of Go's
+// runtime left out). What the engine gets leaves out what the engine
+// prints itself: a failed Construct shows as "<type> resource '<name>' has
+// a problem: <message>", a Call as "call of <method> returned an error:
+// <message>", an Invoke as "invocation of <function> returned an error:
+// <message>".
 type StepError struct {
 	Token string // type or method token
 	Name  string // resource name, if any
 	Step  string // e.g. StepConstruct, "register child"
 	Err   error
 	Panic bool   // the component code panicked
-	Stack []byte // where it panicked; logged at debug level, not shown
+	Stack []byte // where it panicked, every goroutine's frame; logged at debug level, not shown
+	// Frames are the stack where the author's code failed, innermost
+	// first: where it panicked, or where it called Failf.
+	Frames []runtime.Frame
+}
+
+// Callers are the frames of the calling goroutine's stack, innermost
+// first, skip frames above its caller left out: Callers(0) starts at the
+// function that calls it. A [StepError] keeps them in Frames.
+func Callers(skip int) []runtime.Frame {
+	pcs := make([]uintptr, 64)
+	pcs = pcs[:runtime.Callers(skip+2, pcs)]
+	var out []runtime.Frame
+	frames := runtime.CallersFrames(pcs)
+	for {
+		f, more := frames.Next()
+		out = append(out, f)
+		if !more {
+			return out
+		}
+	}
 }
 
 // The steps in which the author's own code runs.
@@ -94,7 +129,59 @@ func (e *StepError) Error() string {
 		fmt.Fprintf(&b, "panic in %s code: ", code)
 	}
 	fmt.Fprint(&b, e.Err)
+	for _, f := range authorFrames(e.Frames) {
+		fmt.Fprintf(&b, "\n    at %s (%s:%d)", shortName(f.Function), f.File, f.Line)
+	}
 	return b.String()
+}
+
+// hostPath is the import path of the host, the parent of this package;
+// rpcPath that of its wire adapter, where every request enters it; hostDir
+// the directory of its source (a generic function of the host runs under
+// the name of the package that instantiates it, but in the host's file).
+var (
+	hostPath = strings.TrimSuffix(reflect.TypeFor[StepError]().PkgPath(), "/diag")
+	rpcPath  = hostPath + "/internal/rpc"
+	hostDir  = func() string {
+		_, file, _, _ := runtime.Caller(0)
+		return path.Dir(path.Dir(file)) + "/"
+	}()
+)
+
+// authorFrames are the frames of the author's code among fs: those of the
+// host and of Go's runtime are left out, and so is every frame from the
+// one where the request entered the host (its wire adapter) outwards.
+func authorFrames(fs []runtime.Frame) []runtime.Frame {
+	var out []runtime.Frame
+	for _, f := range fs {
+		pkg := funcPackage(f.Function)
+		switch {
+		case pkg == rpcPath:
+			return out
+		case pkg == hostPath || strings.HasPrefix(pkg, hostPath+"/") || pkg == "runtime" || f.Function == "":
+			continue
+		case strings.HasPrefix(f.File, hostDir) && !strings.HasSuffix(f.File, "_test.go"):
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// funcPackage is the import path of a function named as runtime names it:
+// "example.com/pkg.(*T).method.func1" is of "example.com/pkg".
+func funcPackage(name string) string {
+	slash := strings.LastIndexByte(name, '/')
+	if dot := strings.IndexByte(name[slash+1:], '.'); dot >= 0 {
+		return name[:slash+1+dot]
+	}
+	return name
+}
+
+// shortName is a function's name without its package's path:
+// "example.com/pkg.(*T).method" is "pkg.(*T).method".
+func shortName(name string) string {
+	return name[strings.LastIndexByte(name, '/')+1:]
 }
 
 func (e *StepError) Unwrap() error { return e.Err }

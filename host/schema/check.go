@@ -127,9 +127,9 @@ func (c *checker) ref(path string, spec Property, v property.Value) {
 	}
 	switch kind {
 	case refAny:
-	case refAsset:
-		if !v.IsAsset() {
-			c.fail(path, "expected an asset, got %s", typed.Describe(v))
+	case refAsset: // in Pulumi's type system, an asset or an archive
+		if !v.IsAsset() && !v.IsArchive() {
+			c.fail(path, "expected an asset or an archive, got %s", typed.Describe(v))
 		}
 	case refArchive:
 		if !v.IsArchive() {

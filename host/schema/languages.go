@@ -95,8 +95,10 @@ func newNameChecker(p *Package) *nameChecker {
 		c.modules[m].tokens = append(c.modules[m].tokens, tok)
 		return c.modules[m]
 	}
-	for tok, r := range p.Resources {
-		mod(tok).resources++
+	for tok, r := range p.withProvider() {
+		if tok != p.providerToken() {
+			mod(tok).resources++
+		}
 		for _, fn := range r.Methods {
 			c.methods[fn] = true
 		}

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/url"
 	"path"
 	"regexp"
@@ -66,13 +67,21 @@ type Property struct {
 	Description          string    `json:"description,omitempty"`
 	Secret               bool      `json:"secret,omitempty"`
 	Default              any       `json:"default,omitempty"`
-	ReplaceOnChanges     bool      `json:"replaceOnChanges,omitempty"`
+	// DefaultInfo names environment variables whose value, the first one
+	// set, is the default: it wins over Default.
+	DefaultInfo      *DefaultInfo `json:"defaultInfo,omitempty"`
+	ReplaceOnChanges bool         `json:"replaceOnChanges,omitempty"`
 	// Plain says an input takes no eventual (output) values: SDKs type it
 	// as a plain value. The host reads it for the binder's sake only.
 	Plain                bool     `json:"plain,omitempty"`
 	WillReplaceOnChanges bool     `json:"willReplaceOnChanges,omitempty"`
 	Minimum              *float64 `json:"minimum,omitempty"`
 	Maximum              *float64 `json:"maximum,omitempty"`
+}
+
+// DefaultInfo is a property's default taken from the environment.
+type DefaultInfo struct {
+	Environment []string `json:"environment,omitempty"`
 }
 
 // Object is a set of properties, some of them required.
@@ -227,9 +236,11 @@ func (p *Package) validate() error {
 	checkRequired("config", "defaults (its required variables)", p.Config.Required, p.Config.Variables)
 	checkResource("provider", p.Provider)
 	methodOf := map[string]string{}
-	for tok, r := range p.Resources {
-		checkToken("resource", tok)
-		checkResource(tok, r)
+	for tok, r := range p.withProvider() {
+		if tok != p.providerToken() {
+			checkToken("resource", tok)
+			checkResource(tok, r)
+		}
 		for name, fn := range r.Methods {
 			f, ok := p.Functions[fn]
 			switch {
@@ -260,7 +271,9 @@ func (p *Package) validate() error {
 		checkObj(tok, "required", t.Object)
 	}
 	for tok, f := range p.Functions {
-		checkToken("function", tok)
+		if !strings.HasPrefix(tok, p.providerToken()+"/") { // a method of the provider
+			checkToken("function", tok)
+		}
 		if f.Inputs != nil {
 			checkObj(tok+" inputs", "required", *f.Inputs)
 		}
@@ -298,6 +311,24 @@ func (p *Package) tokenProblem(moduleFormat *regexp.Regexp, tok string) string {
 		return "modules cannot nest under index (meta.moduleFormat decides a token's module)"
 	}
 	return ""
+}
+
+// providerToken is the type token of the package's provider resource.
+func (p *Package) providerToken() string { return "pulumi:providers:" + p.Name }
+
+// withProvider are the package's resources and, under its token, its
+// provider resource.
+func (p *Package) withProvider() iter.Seq2[string, Resource] {
+	return func(yield func(string, Resource) bool) {
+		if !yield(p.providerToken(), p.Provider) {
+			return
+		}
+		for tok, r := range p.Resources {
+			if !yield(tok, r) {
+				return
+			}
+		}
+	}
 }
 
 func hasProperty(props map[string]Property, name string) bool {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/archive"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/asset"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
@@ -106,6 +108,9 @@ func TestCheck(t *testing.T) {
 		want string // "" = valid
 	}{
 		{"valid", ok(map[string]property.Value{"count": property.New(2.0), "colour": property.New("red"), "other": ref}), ""},
+		{"an asset is an asset or an archive", ok(map[string]property.Value{"code": property.New(&archive.Archive{Path: "dir"})}), ""},
+		{"not an asset", ok(map[string]property.Value{"code": property.New("x")}), `code: expected an asset or an archive, got "x"`},
+		{"an archive is not an asset", ok(map[string]property.Value{"bundle": property.New(&asset.Asset{Text: "x"})}), "bundle: expected an archive, got an asset"},
 		{"unknowns are not checked", ok(map[string]property.Value{"count": property.New(property.Computed)}), ""},
 		{"null outputs are ignored", ok(map[string]property.Value{"output": property.New(property.Null)}), ""},
 		{"missing required", property.NewMap(map[string]property.Value{}), `name: missing required property "name"`},

@@ -82,9 +82,7 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storageUrl %q: %w", rawURL, err)
 	}
-	base, _, _ := strings.Cut(rawURL, "#")
-	base, _, _ = strings.Cut(base, "?")
-	st := &Store{base: strings.TrimSuffix(base, "/"), root: root}
+	st := &Store{base: baseOf(rawURL), root: root}
 	if u.Scheme == "file" {
 		st.dir = filepath.FromSlash(u.Host + u.Path) // host is "" or "."
 	}
@@ -104,6 +102,18 @@ type BucketInfo struct {
 // Endpoint is the base address of a bucket's objects: the root's URL
 // without its query, then the bucket's name.
 func (s *Store) Endpoint(bucket string) string { return s.base + "/" + bucket }
+
+// EndpointAt is the Endpoint of a bucket in the storage root named by
+// storageURL, without opening it.
+func EndpointAt(storageURL, bucket string) string { return baseOf(storageURL) + "/" + bucket }
+
+// baseOf is a storage root's URL without its query, fragment or final
+// slash: where its buckets' endpoints start.
+func baseOf(rawURL string) string {
+	base, _, _ := strings.Cut(rawURL, "#")
+	base, _, _ = strings.Cut(base, "?")
+	return strings.TrimSuffix(base, "/")
+}
 
 // PutBucket creates or updates a bucket's marker.
 func (s *Store) PutBucket(ctx context.Context, info BucketInfo) error {

@@ -114,6 +114,11 @@ func (p *Provider) call(ctx context.Context, req CallRequest, monitor *monitorcl
 	if want, _, _ := strings.Cut(req.Token, "/"); resolved.Type != want {
 		return CallResponse{Failures: []diag.CheckFailure{{Property: "__self__", Reason: fmt.Sprintf("%s is a method of %s, called on a %s", req.Token, want, resolved.Type)}}}, nil
 	}
+	if !resolved.Known && req.Info.DryRun {
+		// A preview of a resource still to be created (a new provider):
+		// its state, so the method's results, are not known yet.
+		return CallResponse{Return: p.unknownResults(req.Token)}, nil
+	}
 	if !resolved.Known {
 		return CallResponse{}, &diag.StepError{Token: req.Token, Step: diag.StepCall, Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
 	}
@@ -171,4 +176,16 @@ func (p *Provider) checkArgs(token string, args property.Map) []diag.CheckFailur
 	inputs.Properties = withoutKey(inputs.Properties, "__self__")
 	inputs.Required = without(inputs.Required, "__self__")
 	return p.schema.Check(inputs, args)
+}
+
+// unknownResults are the results of method token, each unknown, as the
+// schema declares them.
+func (p *Provider) unknownResults(token string) property.Map {
+	out := map[string]property.Value{}
+	if obj := p.contracts[token].outputs; obj != nil {
+		for k := range obj.Properties {
+			out[k] = property.New(property.Computed)
+		}
+	}
+	return property.NewMap(out)
 }

@@ -107,6 +107,7 @@ func (c *Component) State() property.Map                    { return c.state }
 func (c *Component) Options() monitorclient.ResourceOptions { return c.opts }
 func (c *Component) Stack() StackInfo                       { return c.info }
 func (c *Component) ProviderConfig() property.Map           { return c.provider.Config() }
+func (c *Component) Features() monitorclient.Features       { return c.monitor.Features() }
 
 // Register registers a child (host.Component.Register): the program's
 // provider by default, the stack trace handle, the count of registrations

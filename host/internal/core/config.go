@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"sort"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -54,8 +55,8 @@ func (p *Provider) checkConfig(news property.Map) (property.Map, []diag.CheckFai
 			v = fromConfigString(p.schema.TypeOf(prop), v)
 			checked = checked.Set(name, v)
 		}
-		if (!has || v.IsNull()) && prop.Default != nil {
-			if dv, err := property.Any(prop.Default); err == nil {
+		if !has || v.IsNull() {
+			if dv, ok := defaultValue(prop, p.schema.TypeOf(prop)); ok {
 				checked = checked.Set(name, dv)
 			}
 		}
@@ -70,6 +71,25 @@ func (p *Provider) checkConfig(news property.Map) (property.Map, []diag.CheckFai
 		}
 	}
 	return checked, failures
+}
+
+// defaultValue is the value of a property of type typ that is absent
+// from inputs or configuration: from the first environment variable its
+// defaultInfo names that is set, else its default; ok is false if it has
+// neither.
+func defaultValue(prop schema.Property, typ string) (v property.Value, ok bool) {
+	if prop.DefaultInfo != nil {
+		for _, name := range prop.DefaultInfo.Environment {
+			if s := os.Getenv(name); s != "" {
+				return fromConfigString(typ, property.New(s)), true
+			}
+		}
+	}
+	if prop.Default == nil {
+		return property.Value{}, false
+	}
+	v, err := property.Any(prop.Default)
+	return v, err == nil
 }
 
 // fromConfigString decodes a string given for a variable of another type

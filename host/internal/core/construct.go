@@ -47,6 +47,7 @@ func (p *Provider) construct(ctx context.Context, req ConstructRequest) (Constru
 	if !ok {
 		return ConstructResponse{}, unknownToken(p, "component type", req.Type, p.componentTokens())
 	}
+	req.Inputs = p.withDefaults(req.Type, req.Inputs)
 	if err := p.checkInputs(req.Type, req.Inputs); err != nil {
 		return ConstructResponse{}, err
 	}

@@ -139,13 +139,13 @@ func (p *Provider) schemaCheck(req custom.CheckRequest) custom.CheckResponse {
 	return custom.CheckResponse{Inputs: inputs, Failures: p.schema.Check(spec.Inputs(), inputs)}
 }
 
-// applyDefaults fills schema defaults for absent inputs and marks inputs
+// applyDefaults fills schema defaults (defaultValue) for absent inputs and marks inputs
 // the schema declares secret.
 func applyDefaults(props map[string]schema.Property, inputs property.Map) property.Map {
 	for name, prop := range props {
 		v, has := inputs.GetOk(name)
-		if (!has || v.IsNull()) && prop.Default != nil {
-			if dv, err := property.Any(prop.Default); err == nil {
+		if !has || v.IsNull() {
+			if dv, ok := defaultValue(prop, prop.Type); ok {
 				inputs = inputs.Set(name, dv)
 			}
 		}

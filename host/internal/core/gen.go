@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -112,6 +113,7 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 	if docs == nil {
 		docs = noDocs{}
 	}
+	docs = annotatedDocs{docs}
 	g := &generator{p: p, docs: docs, byTok: map[string]reflect.Type{}, named: map[reflect.Type]string{},
 		types: map[string]*yaml.Node{}, refs: map[string]string{}}
 	doc := mapping()
@@ -119,6 +121,7 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 	if p.version != "" {
 		add(doc, "version", scalar(p.version))
 	}
+	prov := mapping()
 	if sh := p.configSignature; sh != nil {
 		props, required := g.object("configuration", sh.args)
 		config := mapping()
@@ -127,12 +130,23 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 			add(config, "defaults", stringList(required))
 		}
 		add(doc, "config", config)
-		props, required = g.object("configuration", sh.args)
-		prov := mapping()
-		add(prov, "inputProperties", props)
-		if len(required) > 0 {
-			add(prov, "requiredInputs", stringList(required))
+		// The provider resource takes its configuration as inputs and,
+		// as Pulumi's providers do, has it as outputs.
+		for _, section := range [][2]string{{"inputProperties", "requiredInputs"}, {"properties", "required"}} {
+			props, required = g.object("configuration", sh.args)
+			if section[0] == "properties" {
+				withoutDefaults(props) // an output has no default
+			}
+			add(prov, section[0], props)
+			if len(required) > 0 {
+				add(prov, section[1], stringList(required))
+			}
 		}
+	}
+	if methods := g.methods(p.providerToken()); methods != nil {
+		add(prov, "methods", methods)
+	}
+	if len(prov.Content) > 0 {
 		add(doc, "provider", prov)
 	}
 
@@ -228,18 +242,25 @@ func (g *generator) resource(tok string) *yaml.Node {
 	if len(required) > 0 {
 		add(r, "required", stringList(required))
 	}
-	if isComponent {
-		methods := mapping()
-		for _, m := range g.p.methodTokens() {
-			if comp, name, _ := strings.Cut(m, "/"); comp == tok {
-				add(methods, name, scalar(m))
-			}
-		}
-		if len(methods.Content) > 0 {
-			add(r, "methods", methods)
-		}
+	if methods := g.methods(tok); isComponent && methods != nil {
+		add(r, "methods", methods)
 	}
 	return r
+}
+
+// methods lists the methods of resource tok, a component or the provider;
+// nil if it has none.
+func (g *generator) methods(tok string) *yaml.Node {
+	methods := mapping()
+	for _, m := range g.p.methodTokens() {
+		if comp, name, _ := strings.Cut(m, "/"); comp == tok {
+			add(methods, name, scalar(m))
+		}
+	}
+	if len(methods.Content) == 0 {
+		return nil
+	}
+	return methods
 }
 
 // function describes a function or a method.
@@ -251,10 +272,14 @@ func (g *generator) function(tok string) *yaml.Node {
 	isMethod := slices.Contains(g.p.methodTokens(), tok)
 	if isMethod {
 		comp, _, _ := strings.Cut(tok, "/")
-		if !g.p.componentTokens()[comp] {
-			g.fail("%s: a method of %s, which is not a registered component", tok, comp)
+		if !g.p.componentTokens()[comp] && comp != g.p.providerToken() {
+			g.fail("%s: a method of %s, which is neither a registered component nor the provider (%s)", tok, comp, g.p.providerToken())
 		}
-		self := propNode(schema.Property{Ref: localRef("resources", comp)})
+		ref := localRef("resources", comp)
+		if comp == g.p.providerToken() {
+			ref = "#/provider" // the binder's name for it
+		}
+		self := propNode(schema.Property{Ref: ref})
 		props.Content = append([]*yaml.Node{scalar("__self__"), self}, props.Content...)
 		required = append([]string{"__self__"}, required...)
 	}
@@ -356,12 +381,75 @@ func (g *generator) object(where string, t reflect.Type) (*yaml.Node, []string) 
 			continue
 		}
 		p.Description = g.docs.Field(f.Owner, f.GoName)
+		if !g.setDefault(fw, f, &p) {
+			continue
+		}
 		add(props, f.Name, propNode(p))
 		if !optional(f) {
 			required = append(required, f.Name)
 		}
 	}
 	return props, required
+}
+
+// setDefault sets the default of property p, of field f, that its
+// struct's Annotate method says, failing for one p cannot take.
+func (g *generator) setDefault(where string, f typed.Field, p *schema.Property) bool {
+	a := annotationsOf(f.Owner)
+	if a == nil {
+		return true
+	}
+	for _, e := range a.errs {
+		g.fail("%s", e)
+	}
+	fa := a.fields[f.GoName]
+	if fa.dflt == nil && len(fa.env) == 0 {
+		return true
+	}
+	typ := p.Type
+	if t, ok := g.byTok[strings.TrimPrefix(p.Ref, "#/types/")]; ok && p.Ref != "" {
+		typ = map[reflect.Kind]string{reflect.String: "string", reflect.Bool: "boolean", reflect.Float32: "number", reflect.Float64: "number"}[t.Kind()]
+		if reflect.Int <= t.Kind() && t.Kind() <= reflect.Uint64 {
+			typ = "integer"
+		}
+	}
+	fits := map[string]bool{"string": isKind[string](fa.dflt), "boolean": isKind[bool](fa.dflt),
+		"integer": isKind[int64](fa.dflt) || isKind[uint64](fa.dflt),
+		"number":  isKind[int64](fa.dflt) || isKind[uint64](fa.dflt) || isKind[float64](fa.dflt)}
+	switch {
+	case !optional(f):
+		g.fail("%s: has a default but is required; tag it optional", where)
+		return false
+	case typ == "" || (fa.dflt != nil && !fits[typ]):
+		g.fail("%s: its default %v (%T) is not a %s", where, fa.dflt, fa.dflt, cmp.Or(typ, p.Ref))
+		return false
+	}
+	p.Default = fa.dflt
+	if len(fa.env) > 0 {
+		p.DefaultInfo = &schema.DefaultInfo{Environment: fa.env}
+	}
+	return true
+}
+
+// withoutDefaults drops the default and defaultInfo of every property of
+// props, a mapping of property nodes.
+func withoutDefaults(props *yaml.Node) {
+	for j := 1; j < len(props.Content); j += 2 {
+		prop := props.Content[j]
+		var kept []*yaml.Node
+		for i := 0; i < len(prop.Content); i += 2 {
+			if k := prop.Content[i].Value; k != "default" && k != "defaultInfo" {
+				kept = append(kept, prop.Content[i], prop.Content[i+1])
+			}
+		}
+		prop.Content = kept
+	}
+}
+
+// isKind reports whether v is a T, or nil.
+func isKind[T any](v any) bool {
+	_, ok := v.(T)
+	return ok || v == nil
 }
 
 // property is the schema of field f.
@@ -724,6 +812,14 @@ func propNode(p schema.Property) *yaml.Node {
 	}
 	if p.ReplaceOnChanges {
 		add(n, "replaceOnChanges", scalar(true))
+	}
+	if p.Default != nil {
+		add(n, "default", scalar(p.Default))
+	}
+	if p.DefaultInfo != nil {
+		info := flow(mapping())
+		add(info, "environment", stringList(p.DefaultInfo.Environment))
+		add(n, "defaultInfo", info)
 	}
 	if p.Description == "" {
 		flow(n) // {type: string}

@@ -83,12 +83,14 @@ func typeExpr(expr string, resolve func(token string) string) (schema.Property, 
 		}
 		return schema.Property{}, fmt.Errorf("type=%s names no resource or type of this package (one of another package needs its $ref: /pkg/vX.Y.Z/schema.json#/resources/<token>)", expr)
 	}
-	return schema.Property{}, fmt.Errorf("type=%s: unknown type %q (want string, integer, number, boolean, any, json, asset, archive, []T, map[string]T, a token or a $ref)", expr, expr)
+	return schema.Property{}, fmt.Errorf("type=%s: unknown type %q (want string, integer, number, boolean, any, json, asset, archive, assetOrArchive, []T, map[string]T, a token or a $ref)", expr, expr)
 }
 
 var (
 	builtinRefs = map[string]string{"any": "pulumi.json#/Any", "json": "pulumi.json#/Json",
-		"asset": "pulumi.json#/Asset", "archive": "pulumi.json#/Archive"}
+		"asset": "pulumi.json#/Asset", "archive": "pulumi.json#/Archive",
+		// pulumi.json#/Asset is an asset or an archive: this name says so.
+		"assetOrArchive": "pulumi.json#/Asset"}
 	tokenLike = regexp.MustCompile(`^[^:\s]+:[^:\s]*:[^:\s]+$`)
 )
 

@@ -233,6 +233,10 @@ func (p *Provider) SetMaxProcs(n int) error {
 // Name returns the package name.
 func (p *Provider) Name() string { return p.name }
 
+// providerToken is the type token of the package's provider resource,
+// whose methods are "<token>/<method>".
+func (p *Provider) providerToken() string { return "pulumi:providers:" + p.name }
+
 // Version returns the version reported to the engine.
 func (p *Provider) Version() string { return p.version }
 

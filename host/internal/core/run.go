@@ -56,6 +56,24 @@ func (p *Provider) checkInputs(token string, inputs property.Map) error {
 	return &diag.InputError{Message: "invalid inputs", Failures: failures}
 }
 
+// withDefaults fills in the schema's defaults (defaultValue) of the
+// inputs of component token that are absent: a YAML program, unlike the
+// generated SDKs, does not.
+func (p *Provider) withDefaults(token string, inputs property.Map) property.Map {
+	c := p.contracts[token]
+	if !c.resource || c.inputs == nil {
+		return inputs
+	}
+	for name, prop := range c.inputs.Properties {
+		if v, has := inputs.GetOk(name); !has || v.IsNull() {
+			if dv, ok := defaultValue(prop, prop.Type); ok {
+				inputs = inputs.Set(name, dv)
+			}
+		}
+	}
+	return inputs
+}
+
 // runSafely runs author code, turning a panic into a StepError so one bad
 // call cannot take the provider down.
 func runSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
@@ -65,20 +83,26 @@ func runSafely[T any](ctx context.Context, token, name string, f func(context.Co
 		}
 	}()
 	out, err = f(ctx)
-	if err != nil {
-		if _, ok := err.(*diag.StepError); !ok {
-			if _, isInput := asInputError(err); !isInput {
-				err = &diag.StepError{Token: token, Name: name, Step: diag.StepConstruct, Err: err}
-			}
+	if err == nil {
+		return out, nil
+	}
+	if se, ok := err.(*diag.StepError); ok {
+		if se.Token == "" && se.Step == "" { // from diag.Failf: say where
+			se.Token, se.Name, se.Step = token, name, diag.StepConstruct
 		}
+		return out, err
+	}
+	if _, isInput := asInputError(err); !isInput {
+		err = &diag.StepError{Token: token, Name: name, Step: diag.StepConstruct, Err: err}
 	}
 	return out, err
 }
 
-// PanicError records a panic r in component code, with where it happened.
+// PanicError records a panic r in component code, with where it happened:
+// call it from the deferred function that recovered r.
 func PanicError(token, name, step string, r any) *diag.StepError {
 	return &diag.StepError{Token: token, Name: name, Step: step, Panic: true,
-		Err: fmt.Errorf("%v", r), Stack: debug.Stack()}
+		Err: fmt.Errorf("%v", r), Stack: debug.Stack(), Frames: diag.Callers(1)}
 }
 
 // checkOutputs validates what a component or method returned against the

@@ -46,10 +46,14 @@ func (p *Provider) checkGoTypes() error {
 	case 0:
 		return nil
 	case 1:
-		return errors.New(c.diffs[0])
+		return errors.New(c.diffs[0] + staleSchemaHint)
 	}
-	return fmt.Errorf("the Go types and the schema disagree in %d places:\n\t%s", len(c.diffs), strings.Join(c.diffs, "\n\t"))
+	return fmt.Errorf("the Go types and the schema disagree in %d places:\n\t%s%s", len(c.diffs), strings.Join(c.diffs, "\n\t"), staleSchemaHint)
 }
+
+// staleSchemaHint ends a disagreement of the Go types and the schema: most
+// often the types changed since go generate wrote the schema.
+const staleSchemaHint = "\n(if the schema is generated from these Go types, it is stale: run go generate)"
 
 type typeChecker struct {
 	p     *Provider
