@@ -487,27 +487,27 @@ func runs(s string, in func(byte) bool, n int) []span {
 }
 
 // base64Views decode each run of base64 in s, from each of the four
-// places an encoding could start in it, in the standard and the URL
-// alphabet.
+// places an encoding could start in it. The URL alphabet's '-' and '_'
+// are read as the standard '+' and '/' byte for byte, so a run that mixes
+// the two (an encoding after "/a-b/") still decodes.
 func base64Views(s string) []view {
 	var out []view
 	for _, r := range runs(s, isBase64Char, base64.RawStdEncoding.EncodedLen(minSecretLen)) {
-		run := s[r.start:r.end]
-		for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
-			for off := 0; off < 4 && off < len(run); off++ {
-				chars := run[off:]
-				chars = chars[:len(chars)-len(chars)%4+min(len(chars)%4, 3)]
-				if len(chars)%4 == 1 {
-					chars = chars[:len(chars)-1]
-				}
-				if data, err := enc.DecodeString(chars); err == nil && len(data) >= minSecretLen {
-					out = append(out, view{text: string(data), offset: r.start + off, in: 4, out: 3})
-				}
+		run := urlToStdBase64.Replace(s[r.start:r.end])
+		for off := 0; off < 4 && off < len(run); off++ {
+			chars := run[off:]
+			if len(chars)%4 == 1 {
+				chars = chars[:len(chars)-1]
+			}
+			if data, err := base64.RawStdEncoding.DecodeString(chars); err == nil && len(data) >= minSecretLen {
+				out = append(out, view{text: string(data), offset: r.start + off, in: 4, out: 3})
 			}
 		}
 	}
 	return out
 }
+
+var urlToStdBase64 = strings.NewReplacer("-", "+", "_", "/")
 
 // hexViews decode each run of hex digits in s, from its first and its
 // second digit.
