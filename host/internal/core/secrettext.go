@@ -262,6 +262,20 @@ func (m *matcher) within(s string) bool {
 	return ok
 }
 
+// withinAny reports whether s holds a secret text whole, as it is or in
+// one of the forms spans decodes (escaped for a URL, quoted, base64).
+func (m *matcher) withinAny(s string) bool {
+	if m.within(s) {
+		return true
+	}
+	for _, v := range views(s) {
+		if m.within(v.text) {
+			return true
+		}
+	}
+	return false
+}
+
 // span is [start, end) of a string.
 type span struct{ start, end int }
 
