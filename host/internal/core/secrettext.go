@@ -50,13 +50,15 @@ type acEdge struct {
 	to int32
 }
 
-// newMatcher builds the matcher of texts, leaving out texts shorter than
-// minSecretLen and repeats (in any case); nil if none is left.
+// newMatcher builds the matcher of texts, leaving out repeats (in any
+// case), the empty text, and texts shorter than minSecretLen but keys of
+// secret maps; nil if none is left. Short keys are kept for the name
+// check alone (occurrences): find, within and redaction skip them.
 func newMatcher(texts []secretText) *matcher {
 	m := &matcher{}
 	seen := map[string][]int{} // by key, the texts kept
 	for _, t := range texts {
-		if len(t.text) < minSecretLen {
+		if t.text == "" || len(t.text) < minSecretLen && !t.key {
 			continue
 		}
 		key := lowerASCII(t.text[:min(len(t.text), keyLen)])
@@ -248,7 +250,7 @@ func (m *matcher) find(s string) (secretText, bool) {
 	var got secretText
 	ok := false
 	m.scan(s, func(t, start, end int) bool {
-		if end-start == len(m.texts[t].text) {
+		if n := len(m.texts[t].text); end-start == n && n >= minSecretLen {
 			got, ok = m.texts[t], true
 		}
 		return !ok
@@ -286,8 +288,10 @@ type span struct{ start, end int }
 func (m *matcher) spans(s string) []span {
 	var out []span
 	collect := func(v view) {
-		m.scan(v.text, func(_, start, end int) bool {
-			out = append(out, v.source(start, end))
+		m.scan(v.text, func(t, start, end int) bool {
+			if len(m.texts[t].text) >= minSecretLen {
+				out = append(out, v.source(start, end))
+			}
 			return true
 		})
 	}
@@ -591,7 +595,7 @@ type occurrence struct {
 }
 
 // occurrences are the places s holds a secret text whole, as it is (ASCII
-// case aside), in the order they end.
+// case aside), in the order they end; short keys included.
 func (m *matcher) occurrences(s string) []occurrence {
 	if m == nil {
 		return nil
