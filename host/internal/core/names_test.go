@@ -28,3 +28,18 @@ func TestCheckNameRefusesShortSecretKeys(t *testing.T) {
 		t.Error("a short key counts as a secret text within a string")
 	}
 }
+
+// What the component's name holds is public, ASCII case aside, as the
+// name check ignores case: a secret equal to a word of it is not refused
+// in a child's name where that name is, and is elsewhere.
+func TestCheckNameSkipsTheComponentsNameInAnyCase(t *testing.T) {
+	t.Parallel()
+	inputs := property.NewMap(map[string]property.Value{"token": property.New("bad").WithSecret(true)})
+	c := &Component{name: "Bad-site", inputSecrets: secretsOf(inputs)}
+	if err := c.checkName("register child", "t:index:Page", "bad-site-x"); err != nil {
+		t.Errorf(`child "bad-site-x" of component "Bad-site": %v`, err)
+	}
+	if err := c.checkName("register child", "t:index:Page", "bad-site-BAD"); err == nil {
+		t.Error(`child "bad-site-BAD" of component "Bad-site" is not refused`)
+	}
+}
