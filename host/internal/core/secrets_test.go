@@ -90,6 +90,7 @@ func TestMarkFindsEncodedSecrets(t *testing.T) {
 	for name, s := range map[string]string{
 		"as written": "https://h/" + label,
 		"URL path":   "https://h/" + url.PathEscape(label),
+		"URL query":  "https://h/?k=" + url.QueryEscape(label),
 		"base64":     "token " + base64.StdEncoding.EncodeToString([]byte(label)),
 		"JSON":       strconv.Quote(`{"k":` + strconv.Quote(label) + `}`),
 	} {
@@ -97,6 +98,9 @@ func TestMarkFindsEncodedSecrets(t *testing.T) {
 		if !got.Get("url").Secret() {
 			t.Errorf("%s: %q is not marked secret", name, s)
 		}
+	}
+	if got := m.redact("no https://h/?k=" + url.QueryEscape(label) + " here"); got != "no https://h/?k=[secret] here" {
+		t.Errorf("redact = %q", got)
 	}
 	if got := m.mark(property.NewMap(map[string]property.Value{"url": property.New("https://h/other")})); got.Get("url").Secret() {
 		t.Error("a string without the secret is marked secret")

@@ -361,13 +361,19 @@ func (v view) source(start, end int) span {
 }
 
 // views are the decodings of s a secret may hide in: unescaped (once and
-// twice), and each run of base64 or hex decoded.
+// twice), unescaped as a URL query (a '+' a space), and each run of
+// base64 or hex decoded.
 func views(s string) []view {
 	var out []view
-	if once, ok := unescape(s, nil, nil); ok {
+	if once, ok := unescape(s, nil, nil, false); ok {
 		out = append(out, once)
-		if twice, ok := unescape(once.text, once.from, once.to); ok {
+		if twice, ok := unescape(once.text, once.from, once.to, false); ok {
 			out = append(out, twice)
+		}
+	}
+	if strings.Contains(s, "+") {
+		if query, ok := unescape(s, nil, nil, true); ok {
+			out = append(out, query)
 		}
 	}
 	out = append(out, base64Views(s)...)
@@ -375,11 +381,11 @@ func views(s string) []view {
 }
 
 // unescape decodes the escapes of s that quoting for Go, JSON, a URL or
-// HTML writes (\" \\ \n \xHH \uHHHH \NNN, %HH, &lt; &#34;); from and
-// to, if s is itself a view's text, map back to the original. ok is
-// false when s holds none.
-func unescape(s string, from, to []int32) (view, bool) {
-	if !strings.ContainsAny(s, `\%&`) {
+// HTML writes (\" \\ \n \xHH \uHHHH \NNN, %HH, &lt; &#34;), and with
+// plus a '+' as a space, as in a URL query; from and to, if s is itself a
+// view's text, map back to the original. ok is false when s holds none.
+func unescape(s string, from, to []int32, plus bool) (view, bool) {
+	if !strings.ContainsAny(s, `\%&`) && !(plus && strings.Contains(s, "+")) {
 		return view{}, false
 	}
 	var b []byte
@@ -398,6 +404,9 @@ func unescape(s string, from, to []int32) (view, bool) {
 	changed := false
 	for i := 0; i < len(s); {
 		n, piece := escapeAt(s, i)
+		if plus && s[i] == '+' {
+			n, piece = 1, []byte{' '}
+		}
 		if n == 0 {
 			emit([]byte{s[i]}, i, i+1)
 			i++
