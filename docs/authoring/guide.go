@@ -112,8 +112,9 @@ type WordCountResult struct {
 	Words int `pulumi:"words"`
 }
 
-// WordCount counts the words of a text, and of the configured prefix if
-// the text starts with it.
+// WordCount counts the words of a text. It reads the provider's
+// configuration: when the text starts with the configured prefix, it logs
+// so at debug level.
 func WordCount(ctx context.Context, args WordCountArgs) (WordCountResult, error) {
 	text := args.Text
 	if prefix := host.Config[Config](ctx).Prefix; prefix != nil && strings.HasPrefix(text, *prefix) {

@@ -176,8 +176,10 @@ func (c *Component) checkName(step, typ, name string) error {
 	return nil
 }
 
-// publicSpans are the places s holds the text of name (not empty).
+// publicSpans are the places s holds the text of name (not empty), ASCII
+// case aside, as the matcher finds secrets.
 func publicSpans(s, name string) []span {
+	s, name = lowerASCII(s), lowerASCII(name) // byte for byte: the spans hold
 	var out []span
 	for i := 0; name != "" && i <= len(s)-len(name); {
 		j := strings.Index(s[i:], name)

@@ -407,8 +407,9 @@ func (p *Provider) previewOutputs(token string, inputs property.Map) property.Ma
 // every output is secret once any input (or, on Read, old input) is: the
 // host cannot tell which outputs were computed from it. For every
 // backend, an output string holding the text of a secret input or of the
-// provider's secret configuration is secret: a backend that marks its
-// secrets, and forgets one it copied (into a URL, say), leaks nothing.
+// provider's secret configuration, as written or escaped or encoded, is
+// secret: a backend that marks its secrets, and forgets one it copied
+// (into a URL, say), leaks nothing.
 func (p *Provider) secretOutputs(token string, inputs, outputs property.Map, oldInputs ...property.Map) property.Map {
 	return secretsOf(append(oldInputs, inputs, p.Config())...).mark(p.markedOutputs(token, inputs, outputs, oldInputs...))
 }

@@ -98,7 +98,8 @@ func (e *wrappedError) Unwrap() error { return e.err }
 // reappears in a child's inputs or in outputs, alone or inside a longer
 // string (a URL, a greeting), mark restores its secretness.
 
-// mark makes every string in m that contains a secret text secret.
+// mark makes every string in m that contains a secret text secret, as
+// written or escaped or encoded (a key copied into a URL).
 func (m *matcher) mark(props property.Map) property.Map {
 	if m == nil {
 		return props
@@ -112,7 +113,7 @@ func (m *matcher) mark(props property.Map) property.Map {
 
 func (m *matcher) markValue(v property.Value) property.Value {
 	switch {
-	case v.IsString() && m.within(v.AsString()):
+	case v.IsString() && m.withinAny(v.AsString()):
 		return v.WithSecret(true)
 	case v.IsArray():
 		arr := make([]property.Value, 0, v.AsArray().Len())

@@ -50,13 +50,15 @@ type acEdge struct {
 	to int32
 }
 
-// newMatcher builds the matcher of texts, leaving out texts shorter than
-// minSecretLen and repeats (in any case); nil if none is left.
+// newMatcher builds the matcher of texts, leaving out repeats (in any
+// case), the empty text, and texts shorter than minSecretLen but keys of
+// secret maps; nil if none is left. Short keys are kept for the name
+// check alone (occurrences): find, within and redaction skip them.
 func newMatcher(texts []secretText) *matcher {
 	m := &matcher{}
 	seen := map[string][]int{} // by key, the texts kept
 	for _, t := range texts {
-		if len(t.text) < minSecretLen {
+		if t.text == "" || len(t.text) < minSecretLen && !t.key {
 			continue
 		}
 		key := lowerASCII(t.text[:min(len(t.text), keyLen)])
@@ -248,7 +250,7 @@ func (m *matcher) find(s string) (secretText, bool) {
 	var got secretText
 	ok := false
 	m.scan(s, func(t, start, end int) bool {
-		if end-start == len(m.texts[t].text) {
+		if n := len(m.texts[t].text); end-start == n && n >= minSecretLen {
 			got, ok = m.texts[t], true
 		}
 		return !ok
@@ -262,6 +264,20 @@ func (m *matcher) within(s string) bool {
 	return ok
 }
 
+// withinAny reports whether s holds a secret text whole, as it is or in
+// one of the forms spans decodes (escaped for a URL, quoted, base64).
+func (m *matcher) withinAny(s string) bool {
+	if m.within(s) {
+		return true
+	}
+	for _, v := range views(s) {
+		if m.within(v.text) {
+			return true
+		}
+	}
+	return false
+}
+
 // span is [start, end) of a string.
 type span struct{ start, end int }
 
@@ -272,8 +288,10 @@ type span struct{ start, end int }
 func (m *matcher) spans(s string) []span {
 	var out []span
 	collect := func(v view) {
-		m.scan(v.text, func(_, start, end int) bool {
-			out = append(out, v.source(start, end))
+		m.scan(v.text, func(t, start, end int) bool {
+			if len(m.texts[t].text) >= minSecretLen {
+				out = append(out, v.source(start, end))
+			}
 			return true
 		})
 	}
@@ -343,13 +361,19 @@ func (v view) source(start, end int) span {
 }
 
 // views are the decodings of s a secret may hide in: unescaped (once and
-// twice), and each run of base64 or hex decoded.
+// twice), unescaped as a URL query (a '+' a space), and each run of
+// base64 or hex decoded.
 func views(s string) []view {
 	var out []view
-	if once, ok := unescape(s, nil, nil); ok {
+	if once, ok := unescape(s, nil, nil, false); ok {
 		out = append(out, once)
-		if twice, ok := unescape(once.text, once.from, once.to); ok {
+		if twice, ok := unescape(once.text, once.from, once.to, false); ok {
 			out = append(out, twice)
+		}
+	}
+	if strings.Contains(s, "+") {
+		if query, ok := unescape(s, nil, nil, true); ok {
+			out = append(out, query)
 		}
 	}
 	out = append(out, base64Views(s)...)
@@ -357,11 +381,11 @@ func views(s string) []view {
 }
 
 // unescape decodes the escapes of s that quoting for Go, JSON, a URL or
-// HTML writes (\" \\ \n \xHH \uHHHH \NNN, %HH, &lt; &#34;); from and
-// to, if s is itself a view's text, map back to the original. ok is
-// false when s holds none.
-func unescape(s string, from, to []int32) (view, bool) {
-	if !strings.ContainsAny(s, `\%&`) {
+// HTML writes (\" \\ \n \xHH \uHHHH \NNN, %HH, &lt; &#34;), and with
+// plus a '+' as a space, as in a URL query; from and to, if s is itself a
+// view's text, map back to the original. ok is false when s holds none.
+func unescape(s string, from, to []int32, plus bool) (view, bool) {
+	if !strings.ContainsAny(s, `\%&`) && !(plus && strings.Contains(s, "+")) {
 		return view{}, false
 	}
 	var b []byte
@@ -380,6 +404,9 @@ func unescape(s string, from, to []int32) (view, bool) {
 	changed := false
 	for i := 0; i < len(s); {
 		n, piece := escapeAt(s, i)
+		if plus && s[i] == '+' {
+			n, piece = 1, []byte{' '}
+		}
 		if n == 0 {
 			emit([]byte{s[i]}, i, i+1)
 			i++
@@ -487,27 +514,27 @@ func runs(s string, in func(byte) bool, n int) []span {
 }
 
 // base64Views decode each run of base64 in s, from each of the four
-// places an encoding could start in it, in the standard and the URL
-// alphabet.
+// places an encoding could start in it. The URL alphabet's '-' and '_'
+// are read as the standard '+' and '/' byte for byte, so a run that mixes
+// the two (an encoding after "/a-b/") still decodes.
 func base64Views(s string) []view {
 	var out []view
 	for _, r := range runs(s, isBase64Char, base64.RawStdEncoding.EncodedLen(minSecretLen)) {
-		run := s[r.start:r.end]
-		for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
-			for off := 0; off < 4 && off < len(run); off++ {
-				chars := run[off:]
-				chars = chars[:len(chars)-len(chars)%4+min(len(chars)%4, 3)]
-				if len(chars)%4 == 1 {
-					chars = chars[:len(chars)-1]
-				}
-				if data, err := enc.DecodeString(chars); err == nil && len(data) >= minSecretLen {
-					out = append(out, view{text: string(data), offset: r.start + off, in: 4, out: 3})
-				}
+		run := urlToStdBase64.Replace(s[r.start:r.end])
+		for off := 0; off < 4 && off < len(run); off++ {
+			chars := run[off:]
+			if len(chars)%4 == 1 {
+				chars = chars[:len(chars)-1]
+			}
+			if data, err := base64.RawStdEncoding.DecodeString(chars); err == nil && len(data) >= minSecretLen {
+				out = append(out, view{text: string(data), offset: r.start + off, in: 4, out: 3})
 			}
 		}
 	}
 	return out
 }
+
+var urlToStdBase64 = strings.NewReplacer("-", "+", "_", "/")
 
 // hexViews decode each run of hex digits in s, from its first and its
 // second digit.
@@ -577,7 +604,7 @@ type occurrence struct {
 }
 
 // occurrences are the places s holds a secret text whole, as it is (ASCII
-// case aside), in the order they end.
+// case aside), in the order they end; short keys included.
 func (m *matcher) occurrences(s string) []occurrence {
 	if m == nil {
 		return nil

@@ -42,6 +42,9 @@ func TestRedactSurvivesQuotingAndEncodings(t *testing.T) {
 		"hex":          hex.EncodeToString([]byte(secret)),
 		"hex upper":    strings.ToUpper(hex.EncodeToString([]byte(secret))),
 		"base64 after": base64.StdEncoding.EncodeToString([]byte("ab" + secret)),
+		// Text around the encoding in the other alphabet's characters.
+		"base64 after /a-b/": "/a-b/" + base64.RawStdEncoding.EncodeToString([]byte(secret)),
+		"base64 after x+y_":  "x+y_" + base64.RawURLEncoding.EncodeToString([]byte(secret)),
 	}
 	for name, form := range forms {
 		msg := fmt.Sprintf("no object %s in bucket b-1", form)

@@ -1,0 +1,45 @@
+package core
+
+import (
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
+
+// A child's name is stored in plaintext: one holding a key of a secret
+// map is refused, however short the key, while messages keep such short
+// texts (redacting them would garble ordinary words).
+func TestCheckNameRefusesShortSecretKeys(t *testing.T) {
+	t.Parallel()
+	inputs := property.NewMap(map[string]property.Value{
+		"pages": property.New(map[string]property.Value{"a": property.New("<p>A</p>")}).WithSecret(true),
+	})
+	c := &Component{name: "site", inputSecrets: secretsOf(inputs)}
+	if err := c.checkName("register child", "t:index:Page", "site-a"); err == nil {
+		t.Error(`child "site-a" of a secret map with key "a" is not refused`)
+	}
+	if err := c.checkName("register child", "t:index:Page", "site-b"); err != nil {
+		t.Errorf(`child "site-b": %v`, err)
+	}
+	if got := c.inputSecrets.redact("a bad name"); got != "a bad name" {
+		t.Errorf("redact garbles a message with a short key: %q", got)
+	}
+	if c.inputSecrets.within("a bad name") {
+		t.Error("a short key counts as a secret text within a string")
+	}
+}
+
+// What the component's name holds is public, ASCII case aside, as the
+// name check ignores case: a secret equal to a word of it is not refused
+// in a child's name where that name is, and is elsewhere.
+func TestCheckNameSkipsTheComponentsNameInAnyCase(t *testing.T) {
+	t.Parallel()
+	inputs := property.NewMap(map[string]property.Value{"token": property.New("bad").WithSecret(true)})
+	c := &Component{name: "Bad-site", inputSecrets: secretsOf(inputs)}
+	if err := c.checkName("register child", "t:index:Page", "bad-site-x"); err != nil {
+		t.Errorf(`child "bad-site-x" of component "Bad-site": %v`, err)
+	}
+	if err := c.checkName("register child", "t:index:Page", "bad-site-BAD"); err == nil {
+		t.Error(`child "bad-site-BAD" of component "Bad-site" is not refused`)
+	}
+}
