@@ -167,6 +167,9 @@ func (c *Component) checkName(step, typ, name string) error {
 		if slices.ContainsFunc(public, func(p span) bool { return p.start <= o.start && o.end <= p.end }) {
 			continue
 		}
+		if o.end-o.start < minSecretLen && !standsAlone(name, o.span) {
+			continue // a short key inside a word ("a" in "pages") is not it
+		}
 		what := "a secret input"
 		if o.key {
 			what = "a key of a secret map (make the map's values secret, not the map)"
@@ -174,6 +177,13 @@ func (c *Component) checkName(step, typ, name string) error {
 		return c.stepError(step+" "+typ, fmt.Errorf("the child's name contains %s, and resource names are stored in plaintext (in the URN)", what))
 	}
 	return nil
+}
+
+// standsAlone reports whether sp of s is a word of its own: no letter or
+// digit right before or after it.
+func standsAlone(s string, sp span) bool {
+	alnum := func(b byte) bool { return 'a' <= b|0x20 && b|0x20 <= 'z' || '0' <= b && b <= '9' }
+	return (sp.start == 0 || !alnum(s[sp.start-1])) && (sp.end == len(s) || !alnum(s[sp.end]))
 }
 
 // publicSpans are the places s holds the text of name (not empty), ASCII

@@ -18,8 +18,15 @@ func TestCheckNameRefusesShortSecretKeys(t *testing.T) {
 	if err := c.checkName("register child", "t:index:Page", "site-a"); err == nil {
 		t.Error(`child "site-a" of a secret map with key "a" is not refused`)
 	}
-	if err := c.checkName("register child", "t:index:Page", "site-b"); err != nil {
-		t.Errorf(`child "site-b": %v`, err)
+	for _, name := range []string{"site-a.html", "A-site"} {
+		if err := c.checkName("register child", "t:index:Page", name); err == nil {
+			t.Errorf(`child %q of a secret map with key "a" is not refused`, name)
+		}
+	}
+	for _, name := range []string{"site-b", "site-pages", "site-a1"} {
+		if err := c.checkName("register child", "t:index:Page", name); err != nil {
+			t.Errorf(`child %q: %v (a short key counts only as a word of its own)`, name, err)
+		}
 	}
 	if got := c.inputSecrets.redact("a bad name"); got != "a bad name" {
 		t.Errorf("redact garbles a message with a short key: %q", got)
