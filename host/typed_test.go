@@ -414,3 +414,68 @@ func TestConfigWrongType(t *testing.T) {
 		t.Errorf("host.Config of the wrong type: %v, want an error naming both types", err)
 	}
 }
+
+type roomOut struct {
+	Text string `pulumi:"text"`
+}
+
+// What a function, a component or a method computes from the provider's
+// secret configuration is secret, and their errors do not show it.
+func TestSecretConfigNeverLeaks(t *testing.T) {
+	t.Parallel()
+	fail := func(ctx context.Context, greeting string) (roomOut, error) {
+		room := host.Config[lampConfig](ctx).Room
+		if greeting == "fail" {
+			return roomOut{}, fmt.Errorf("denied in room %s", room)
+		}
+		return roomOut{Text: greeting + " from " + room}, nil
+	}
+	p, err := host.New("lamp",
+		host.WithConfig(func(context.Context, lampConfig) error { return nil }),
+		host.WithFunction("lamp:index:whereAmI", func(ctx context.Context, args roomArgs) (roomOut, error) {
+			return fail(ctx, args.Greeting)
+		}),
+		host.WithComponent("lamp:index:Room", func(ctx context.Context, c *host.Component, args roomArgs) (roomOut, error) {
+			return fail(ctx, args.Greeting)
+		}),
+		host.WithMethod("lamp:index:Room/where", func(ctx context.Context, self *host.Component, args roomArgs) (roomOut, error) {
+			return fail(ctx, args.Greeting)
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hosttest.New(t, p)
+	ctx := context.Background()
+	if err := h.Configure(ctx, property.NewMap(map[string]property.Value{"room": property.New("vault-9").WithSecret(true)})); err != nil {
+		t.Fatal(err)
+	}
+	greet := func(g string) property.Map {
+		return property.NewMap(map[string]property.Value{"greeting": property.New(g)})
+	}
+	res, err := h.Invoke(ctx, "lamp:index:whereAmI", greet("hi"))
+	if err != nil || !res.Return.Get("text").Secret() {
+		t.Errorf("function result %v, %v: want text secret", res.Return, err)
+	}
+	if _, err := h.Invoke(ctx, "lamp:index:whereAmI", greet("fail")); err == nil || strings.Contains(err.Error(), "vault-9") {
+		t.Errorf("function error %v: want one without the secret", err)
+	}
+	comp, err := h.Construct(ctx, hosttest.ConstructRequest{Type: "lamp:index:Room", Name: "r", Inputs: greet("hi")})
+	if err != nil || !comp.Outputs.Get("text").Secret() {
+		t.Errorf("component outputs %v, %v: want text secret", comp.Outputs, err)
+	}
+	if _, err := h.Construct(ctx, hosttest.ConstructRequest{Type: "lamp:index:Room", Name: "bad", Inputs: greet("fail")}); err == nil || strings.Contains(err.Error(), "vault-9") {
+		t.Errorf("component error %v: want one without the secret", err)
+	}
+	call, err := h.Call(ctx, hosttest.CallRequest{Token: "lamp:index:Room/where", Self: comp.URN, Args: greet("hi")})
+	if err != nil || !call.Return.Get("text").Secret() {
+		t.Errorf("method result %v, %v: want text secret", call.Return, err)
+	}
+	if _, err := h.Call(ctx, hosttest.CallRequest{Token: "lamp:index:Room/where", Self: comp.URN, Args: greet("fail")}); err == nil || strings.Contains(err.Error(), "vault-9") {
+		t.Errorf("method error %v: want one without the secret", err)
+	}
+	for _, l := range h.Monitor.Logs() {
+		if strings.Contains(l.Message, "vault-9") {
+			t.Errorf("a log shows the secret: %q", l.Message)
+		}
+	}
+}

@@ -65,9 +65,9 @@ func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, err
 	}
 	resp, err := p.call(ctx, req, monitor, dialErr)
 	if err != nil {
-		return resp, p.Failed(ctx, err, req.Token, "", req.Args, req.Info.Config)
+		return resp, p.Failed(ctx, err, req.Token, "", req.Args, req.Info.Config, p.Config())
 	}
-	resp.Failures = redacted(resp.Failures, req.Args, req.Info.Config)
+	resp.Failures = redacted(resp.Failures, req.Args, req.Info.Config, p.Config())
 	return resp, nil
 }
 
@@ -106,7 +106,7 @@ func (p *Provider) call(ctx context.Context, req CallRequest, monitor *monitorcl
 		return CallResponse{}, &diag.StepError{Token: req.Token, Step: "connect to the resource monitor", Err: dialErr}
 	}
 	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token,
-		pending: &sync.WaitGroup{}, secrets: secretsOf(req.Info.Config), inputSecrets: secretsOf(args)}
+		pending: &sync.WaitGroup{}, secrets: secretsOf(req.Info.Config, p.Config()), inputSecrets: secretsOf(args)}
 	resolved, err := self.Resolve(ctx, selfValue)
 	if err != nil {
 		return CallResponse{Failures: []diag.CheckFailure{{Property: "__self__", Reason: err.Error()}}}, nil
@@ -125,7 +125,7 @@ func (p *Provider) call(ctx context.Context, req CallRequest, monitor *monitorcl
 	self.urn, self.name, self.typ, self.state = resolved.URN, resolved.URN.Name(), resolved.Type, resolved.State
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
-	self.secrets = secretsOf(req.Info.Config, resolved.State)
+	self.secrets = secretsOf(req.Info.Config, p.Config(), resolved.State)
 	self.prio = p.constructs.Add(1)
 	if n := req.Info.Parallel; n > 0 {
 		p.window.grow(n)
