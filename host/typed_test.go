@@ -479,3 +479,83 @@ func TestSecretConfigNeverLeaks(t *testing.T) {
 		}
 	}
 }
+
+// A safe's state tells nothing of its code: only its inputs hold it.
+type safeArgs struct {
+	Code  string `pulumi:"code"`
+	Watts int    `pulumi:"watts,optional"`
+}
+
+type safeState struct {
+	Open bool `pulumi:"open"`
+}
+
+// safe has every method but Diff: Check and Read fill no inputs, Update
+// refuses to leave its old code, Delete panics with the code.
+type safe struct{}
+
+func (safe) Check(ctx context.Context, req custom.TypedCheckRequest[safeArgs]) (custom.TypedCheckResponse[safeArgs], error) {
+	return custom.TypedCheckResponse[safeArgs]{}, nil
+}
+
+func (safe) Create(ctx context.Context, req custom.TypedCreateRequest[safeArgs]) (custom.TypedCreateResponse[safeState], error) {
+	return custom.TypedCreateResponse[safeState]{ID: resource.ID(req.Name)}, nil
+}
+
+func (safe) Update(ctx context.Context, req custom.TypedUpdateRequest[safeArgs, safeState]) (custom.TypedUpdateResponse[safeState], error) {
+	return custom.TypedUpdateResponse[safeState]{}, fmt.Errorf("cannot leave code %s", req.OldInputs.Code)
+}
+
+func (safe) Read(ctx context.Context, req custom.TypedReadRequest[safeArgs, safeState]) (custom.TypedReadResponse[safeArgs, safeState], error) {
+	return custom.TypedReadResponse[safeArgs, safeState]{ID: req.ID, Outputs: safeState{Open: true}}, nil
+}
+
+func (safe) Delete(ctx context.Context, req custom.TypedDeleteRequest[safeArgs, safeState]) (custom.DeleteResponse, error) {
+	panic("stuck at code " + req.Inputs.Code)
+}
+
+func safeHarness(t *testing.T) *hosttest.Harness {
+	t.Helper()
+	p, err := host.New("safe",
+		host.WithTypedResource("safe:index:Safe", safe{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hosttest.New(t, p)
+}
+
+func safeInputs(code string, secret bool) property.Map {
+	return property.NewMap(map[string]property.Value{"code": property.New(code).WithSecret(secret), "watts": property.New(40.0)})
+}
+
+// An Update's error does not show a secret of the old inputs, though
+// neither the new inputs nor the state hold it.
+func TestTypedUpdateErrorRedactsOldInputs(t *testing.T) {
+	t.Parallel()
+	h := safeHarness(t)
+	ctx := context.Background()
+	v, err := h.Create(ctx, hosttest.CreateRequest{Type: "safe:index:Safe", Name: "v", Inputs: safeInputs("s3same", true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Outputs = property.Map{} // what the state would be, had no secret reached a plain field
+	_, err = h.Update(ctx, hosttest.UpdateRequest{Resource: v, Inputs: safeInputs("open", false)})
+	if err == nil || strings.Contains(err.Error(), "s3same") || !strings.Contains(err.Error(), "cannot leave code") {
+		t.Errorf("update error %v: want the old code redacted", err)
+	}
+}
+
+// A typed Check or Read that fills no Inputs keeps the request's.
+func TestTypedReadWithoutInputsKeepsThem(t *testing.T) {
+	t.Parallel()
+	h := safeHarness(t)
+	ctx := context.Background()
+	v, err := h.Create(ctx, hosttest.CreateRequest{Type: "safe:index:Safe", Name: "v", Inputs: safeInputs("open", false)})
+	if err != nil || !v.Inputs.Equals(safeInputs("open", false)) {
+		t.Fatalf("created %+v, %v; want Check to keep the inputs", v, err)
+	}
+	read, err := h.Read(ctx, v)
+	if err != nil || !read.Inputs.Equals(v.Inputs) || !read.Outputs.Get("open").AsBool() {
+		t.Errorf("read = %+v, %v; want the inputs %v kept and open true", read, err, v.Inputs)
+	}
+}

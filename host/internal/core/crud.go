@@ -102,7 +102,7 @@ func (p *Provider) Update(ctx context.Context, req custom.UpdateRequest, preview
 	ctx = p.enter(ctx, req.URN, req.OldInputs, req.OldOutputs, req.Inputs)
 	resp, err := p.update(ctx, req, preview)
 	if err != nil {
-		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.OldOutputs, req.Config)
+		return resp, p.Failed(ctx, err, "", "", req.OldInputs, req.OldOutputs, req.Inputs, req.Config)
 	}
 	return resp, nil
 }
