@@ -514,10 +514,22 @@ func (safe) Delete(ctx context.Context, req custom.TypedDeleteRequest[safeArgs, 
 	panic("stuck at code " + req.Inputs.Code)
 }
 
+// hatch has Create and a Diff that sees a change but does not say where.
+type hatch struct{}
+
+func (hatch) Create(ctx context.Context, req custom.TypedCreateRequest[safeArgs]) (custom.TypedCreateResponse[safeState], error) {
+	return custom.TypedCreateResponse[safeState]{ID: resource.ID(req.Name)}, nil
+}
+
+func (hatch) Diff(ctx context.Context, req custom.TypedDiffRequest[safeArgs, safeState]) (custom.DiffResponse, error) {
+	return custom.DiffResponse{HasChanges: true}, nil
+}
+
 func safeHarness(t *testing.T) *hosttest.Harness {
 	t.Helper()
 	p, err := host.New("safe",
-		host.WithTypedResource("safe:index:Safe", safe{}))
+		host.WithTypedResource("safe:index:Safe", safe{}),
+		host.WithTypedResource("safe:index:Hatch", hatch{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -557,5 +569,46 @@ func TestTypedReadWithoutInputsKeepsThem(t *testing.T) {
 	read, err := h.Read(ctx, v)
 	if err != nil || !read.Inputs.Equals(v.Inputs) || !read.Outputs.Get("open").AsBool() {
 		t.Errorf("read = %+v, %v; want the inputs %v kept and open true", read, err, v.Inputs)
+	}
+}
+
+// A panic in a typed backend fails that call with a clear error, and
+// neither it nor the log of its stack shows a secret input.
+func TestTypedPanicRedacted(t *testing.T) {
+	t.Parallel()
+	h := safeHarness(t)
+	ctx := context.Background()
+	v, err := h.Create(ctx, hosttest.CreateRequest{Type: "safe:index:Safe", Name: "v", Inputs: safeInputs("s3same", true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = h.Delete(ctx, v)
+	if err == nil || strings.Contains(err.Error(), "s3same") || !strings.Contains(err.Error(), "delete: panic in custom resource code: stuck at code [secret]") {
+		t.Errorf("delete error %v: want the panic, the code redacted", err)
+	}
+	for _, l := range h.Monitor.Logs() {
+		if strings.Contains(l.Message, "s3same") {
+			t.Errorf("a log shows the secret: %q", l.Message)
+		}
+	}
+}
+
+// Without Update, a Diff that sees a change but names no property still
+// replaces the resource: the engine would otherwise call Update.
+func TestDiffWithoutDetailReplaces(t *testing.T) {
+	t.Parallel()
+	h := safeHarness(t)
+	ctx := context.Background()
+	v, err := h.Create(ctx, hosttest.CreateRequest{Type: "safe:index:Hatch", Name: "h", Inputs: safeInputs("open", false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff, err := h.Diff(ctx, hosttest.UpdateRequest{Resource: v, Inputs: safeInputs("open", false)})
+	if err != nil || !diff.HasChanges || !slices.Equal(diff.Replaces, []string{"code", "watts"}) {
+		t.Errorf("diff = %+v, %v; want every input to replace", diff, err)
+	}
+	diff, err = h.Diff(ctx, hosttest.UpdateRequest{Resource: v, Inputs: safeInputs("shut", false)})
+	if err != nil || !slices.Equal(diff.Replaces, []string{"code"}) {
+		t.Errorf("diff of code = %+v, %v; want code to replace", diff, err)
 	}
 }
