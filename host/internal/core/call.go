@@ -57,13 +57,17 @@ type CallResponse struct {
 // The organization and the secret config keys the engine leaves out of a
 // Call come from the monitor.
 func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, error) {
+	fn, ok := p.methods[req.Token]
+	if !ok { // said before waiting on the monitor
+		return CallResponse{}, unknownToken(p, "method", req.Token, p.methods)
+	}
 	// Dialled once: a monitor that never answers costs one connection
 	// attempt, which the method then reports.
 	monitor, dialErr := p.monitors.Get(ctx, req.MonitorAddr)
 	if dialErr == nil {
 		completeCallInfo(&req, monitor)
 	}
-	resp, err := p.call(ctx, req, monitor, dialErr)
+	resp, err := p.call(ctx, req, fn, monitor, dialErr)
 	if err != nil {
 		return resp, p.Failed(ctx, err, req.Token, "", req.Args, req.Info.Config, p.Config())
 	}
@@ -91,13 +95,9 @@ func completeCallInfo(req *CallRequest, monitor *monitorclient.Client) {
 	}
 }
 
-// call runs a method of a component on monitor, or reports dialErr, the
-// error of connecting to it, once it needs it.
-func (p *Provider) call(ctx context.Context, req CallRequest, monitor *monitorclient.Client, dialErr error) (CallResponse, error) {
-	fn, ok := p.methods[req.Token]
-	if !ok {
-		return CallResponse{}, unknownToken(p, "method", req.Token, p.methods)
-	}
+// call runs fn, method req.Token of a component, on monitor, or reports
+// dialErr, the error of connecting to it, once it needs it.
+func (p *Provider) call(ctx context.Context, req CallRequest, fn Method, monitor *monitorclient.Client, dialErr error) (CallResponse, error) {
 	selfValue, args, failures := p.callArgs(req)
 	if len(failures) > 0 {
 		return CallResponse{Failures: failures}, nil
