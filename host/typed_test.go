@@ -415,6 +415,28 @@ func TestConfigWrongType(t *testing.T) {
 	}
 }
 
+// A panic in the configuration's function fails Configure with a clear
+// error, which, like the log of its stack, does not show a secret value.
+func TestConfigurePanicRedacted(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("lamp", host.WithConfig(func(ctx context.Context, cfg lampConfig) error {
+		panic("no such room " + cfg.Room)
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hosttest.New(t, p)
+	err = h.Configure(context.Background(), property.NewMap(map[string]property.Value{"room": property.New("vault-9").WithSecret(true)}))
+	if err == nil || !strings.Contains(err.Error(), "configure: panic in configuration code: no such room [secret]") {
+		t.Errorf("configure error %v: want the panic, the room redacted", err)
+	}
+	for _, l := range h.Monitor.Logs() {
+		if strings.Contains(l.Message, "vault-9") {
+			t.Errorf("a log shows the secret: %q", l.Message)
+		}
+	}
+}
+
 type roomOut struct {
 	Text string `pulumi:"text"`
 }

@@ -128,6 +128,8 @@ func (e *StepError) Error() string {
 			code = "function"
 		case "check", "diff", "create", "read", "update", "delete":
 			code = "custom resource"
+		case "configure":
+			code = "configuration"
 		}
 		fmt.Fprintf(&b, "panic in %s code: ", code)
 	}
