@@ -430,8 +430,14 @@ func TestConfigurePanicRedacted(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "configure: panic in configuration code: no such room [secret]") {
 		t.Errorf("configure error %v: want the panic, the room redacted", err)
 	}
+	noLogShows(t, h, "vault-9")
+}
+
+// noLogShows fails t if a line logged to h's engine shows secret.
+func noLogShows(t *testing.T, h *hosttest.Harness, secret string) {
+	t.Helper()
 	for _, l := range h.Monitor.Logs() {
-		if strings.Contains(l.Message, "vault-9") {
+		if strings.Contains(l.Message, secret) {
 			t.Errorf("a log shows the secret: %q", l.Message)
 		}
 	}
@@ -495,11 +501,7 @@ func TestSecretConfigNeverLeaks(t *testing.T) {
 	if _, err := h.Call(ctx, hosttest.CallRequest{Token: "lamp:index:Room/where", Self: comp.URN, Args: greet("fail")}); err == nil || strings.Contains(err.Error(), "vault-9") {
 		t.Errorf("method error %v: want one without the secret", err)
 	}
-	for _, l := range h.Monitor.Logs() {
-		if strings.Contains(l.Message, "vault-9") {
-			t.Errorf("a log shows the secret: %q", l.Message)
-		}
-	}
+	noLogShows(t, h, "vault-9")
 }
 
 // A safe's state tells nothing of its code: only its inputs hold it.
@@ -547,7 +549,9 @@ func (hatch) Diff(ctx context.Context, req custom.TypedDiffRequest[safeArgs, saf
 	return custom.DiffResponse{HasChanges: true}, nil
 }
 
-func safeHarness(t *testing.T) *hosttest.Harness {
+// newSafe serves the safe package and creates a resource of type typ
+// with inputs.
+func newSafe(t *testing.T, typ string, inputs property.Map) (*hosttest.Harness, hosttest.Resource) {
 	t.Helper()
 	p, err := host.New("safe",
 		host.WithTypedResource("safe:index:Safe", safe{}),
@@ -555,7 +559,12 @@ func safeHarness(t *testing.T) *hosttest.Harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return hosttest.New(t, p)
+	h := hosttest.New(t, p)
+	r, err := h.Create(context.Background(), hosttest.CreateRequest{Type: typ, Name: "v", Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, r
 }
 
 func safeInputs(code string, secret bool) property.Map {
@@ -566,14 +575,10 @@ func safeInputs(code string, secret bool) property.Map {
 // neither the new inputs nor the state hold it.
 func TestTypedUpdateErrorRedactsOldInputs(t *testing.T) {
 	t.Parallel()
-	h := safeHarness(t)
 	ctx := context.Background()
-	v, err := h.Create(ctx, hosttest.CreateRequest{Type: "safe:index:Safe", Name: "v", Inputs: safeInputs("s3same", true)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, v := newSafe(t, "safe:index:Safe", safeInputs("s3same", true))
 	v.Outputs = property.Map{} // what the state would be, had no secret reached a plain field
-	_, err = h.Update(ctx, hosttest.UpdateRequest{Resource: v, Inputs: safeInputs("open", false)})
+	_, err := h.Update(ctx, hosttest.UpdateRequest{Resource: v, Inputs: safeInputs("open", false)})
 	if err == nil || strings.Contains(err.Error(), "s3same") || !strings.Contains(err.Error(), "cannot leave code") {
 		t.Errorf("update error %v: want the old code redacted", err)
 	}
@@ -582,13 +587,11 @@ func TestTypedUpdateErrorRedactsOldInputs(t *testing.T) {
 // A typed Check or Read that fills no Inputs keeps the request's.
 func TestTypedReadWithoutInputsKeepsThem(t *testing.T) {
 	t.Parallel()
-	h := safeHarness(t)
-	ctx := context.Background()
-	v, err := h.Create(ctx, hosttest.CreateRequest{Type: "safe:index:Safe", Name: "v", Inputs: safeInputs("open", false)})
-	if err != nil || !v.Inputs.Equals(safeInputs("open", false)) {
-		t.Fatalf("created %+v, %v; want Check to keep the inputs", v, err)
+	h, v := newSafe(t, "safe:index:Safe", safeInputs("open", false))
+	if !v.Inputs.Equals(safeInputs("open", false)) {
+		t.Fatalf("created %+v; want Check to keep the inputs", v)
 	}
-	read, err := h.Read(ctx, v)
+	read, err := h.Read(context.Background(), v)
 	if err != nil || !read.Inputs.Equals(v.Inputs) || !read.Outputs.Get("open").AsBool() {
 		t.Errorf("read = %+v, %v; want the inputs %v kept and open true", read, err, v.Inputs)
 	}
@@ -598,33 +601,21 @@ func TestTypedReadWithoutInputsKeepsThem(t *testing.T) {
 // neither it nor the log of its stack shows a secret input.
 func TestTypedPanicRedacted(t *testing.T) {
 	t.Parallel()
-	h := safeHarness(t)
 	ctx := context.Background()
-	v, err := h.Create(ctx, hosttest.CreateRequest{Type: "safe:index:Safe", Name: "v", Inputs: safeInputs("s3same", true)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = h.Delete(ctx, v)
+	h, v := newSafe(t, "safe:index:Safe", safeInputs("s3same", true))
+	err := h.Delete(ctx, v)
 	if err == nil || strings.Contains(err.Error(), "s3same") || !strings.Contains(err.Error(), "delete: panic in custom resource code: stuck at code [secret]") {
 		t.Errorf("delete error %v: want the panic, the code redacted", err)
 	}
-	for _, l := range h.Monitor.Logs() {
-		if strings.Contains(l.Message, "s3same") {
-			t.Errorf("a log shows the secret: %q", l.Message)
-		}
-	}
+	noLogShows(t, h, "s3same")
 }
 
 // Without Update, a Diff that sees a change but names no property still
 // replaces the resource: the engine would otherwise call Update.
 func TestDiffWithoutDetailReplaces(t *testing.T) {
 	t.Parallel()
-	h := safeHarness(t)
 	ctx := context.Background()
-	v, err := h.Create(ctx, hosttest.CreateRequest{Type: "safe:index:Hatch", Name: "h", Inputs: safeInputs("open", false)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, v := newSafe(t, "safe:index:Hatch", safeInputs("open", false))
 	diff, err := h.Diff(ctx, hosttest.UpdateRequest{Resource: v, Inputs: safeInputs("open", false)})
 	if err != nil || !diff.HasChanges || !slices.Equal(diff.Replaces, []string{"code", "watts"}) {
 		t.Errorf("diff = %+v, %v; want every input to replace", diff, err)
