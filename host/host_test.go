@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -317,6 +318,26 @@ func TestUnknownComponentNamesServedTokens(t *testing.T) {
 	_, err := client.Construct(context.Background(), constructReq(mon, "test:index:Missing", "c", nil))
 	if err == nil || !strings.Contains(err.Error(), `unknown component type "test:index:Missing": provider test serves test:index:Comp`) {
 		t.Fatalf("error = %v", err)
+	}
+}
+
+// An unknown method is named at once, without waiting on a monitor that
+// does not answer.
+func TestUnknownMethodBeforeMonitor(t *testing.T) {
+	t.Parallel()
+	mon := hosttest.Start(t)
+	client := serve(t, mon.Addr(), host.WithMethod("test:index:Comp/greet",
+		func(ctx context.Context, self *host.Component, args greetArgs) (string, error) { return "", nil }))
+	silent, err := net.Listen("tcp", "127.0.0.1:0") // accepts, never speaks gRPC
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err = client.Call(ctx, &pulumirpc.CallRequest{Tok: "test:index:Comp/missing", MonitorEndpoint: silent.Addr().String()})
+	if err == nil || !strings.Contains(err.Error(), `unknown method "test:index:Comp/missing": provider test serves test:index:Comp/greet`) {
+		t.Fatalf("error = %v, want the unknown method named", err)
 	}
 }
 

@@ -40,7 +40,9 @@ func WithMethod[A, R any](token string, fn MethodFunc[A, R]) Option {
 
 // A FunctionFunc serves a provider function (Invoke). Its arguments are
 // always known: the host rejects unknown ones before calling it. A secret
-// that reaches a plain Go field makes every result secret.
+// that reaches a plain Go field makes every result secret; a result string
+// holding the text of a secret argument or of the provider's secret
+// configuration is secret too.
 type FunctionFunc[A, R any] func(ctx context.Context, args A) (R, error)
 
 // WithFunction serves the function token ("pkg:module:name") with fn.

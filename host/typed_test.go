@@ -414,3 +414,214 @@ func TestConfigWrongType(t *testing.T) {
 		t.Errorf("host.Config of the wrong type: %v, want an error naming both types", err)
 	}
 }
+
+// A panic in the configuration's function fails Configure with a clear
+// error, which, like the log of its stack, does not show a secret value.
+func TestConfigurePanicRedacted(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("lamp", host.WithConfig(func(ctx context.Context, cfg lampConfig) error {
+		panic("no such room " + cfg.Room)
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hosttest.New(t, p)
+	err = h.Configure(context.Background(), property.NewMap(map[string]property.Value{"room": property.New("vault-9").WithSecret(true)}))
+	if err == nil || !strings.Contains(err.Error(), "configure: panic in configuration code: no such room [secret]") {
+		t.Errorf("configure error %v: want the panic, the room redacted", err)
+	}
+	noLogShows(t, h, "vault-9")
+}
+
+// noLogShows fails t if a line logged to h's engine shows secret.
+func noLogShows(t *testing.T, h *hosttest.Harness, secret string) {
+	t.Helper()
+	for _, l := range h.Monitor.Logs() {
+		if strings.Contains(l.Message, secret) {
+			t.Errorf("a log shows the secret: %q", l.Message)
+		}
+	}
+}
+
+type roomOut struct {
+	Text string `pulumi:"text"`
+}
+
+// What a function, a component or a method computes from the provider's
+// secret configuration is secret, and their errors do not show it.
+func TestSecretConfigNeverLeaks(t *testing.T) {
+	t.Parallel()
+	fail := func(ctx context.Context, greeting string) (roomOut, error) {
+		room := host.Config[lampConfig](ctx).Room
+		if greeting == "fail" {
+			return roomOut{}, fmt.Errorf("denied in room %s", room)
+		}
+		return roomOut{Text: greeting + " from " + room}, nil
+	}
+	p, err := host.New("lamp",
+		host.WithConfig(func(context.Context, lampConfig) error { return nil }),
+		host.WithFunction("lamp:index:whereAmI", func(ctx context.Context, args roomArgs) (roomOut, error) {
+			return fail(ctx, args.Greeting)
+		}),
+		host.WithComponent("lamp:index:Room", func(ctx context.Context, c *host.Component, args roomArgs) (roomOut, error) {
+			return fail(ctx, args.Greeting)
+		}),
+		host.WithMethod("lamp:index:Room/where", func(ctx context.Context, self *host.Component, args roomArgs) (roomOut, error) {
+			return fail(ctx, args.Greeting)
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hosttest.New(t, p)
+	ctx := context.Background()
+	if err := h.Configure(ctx, property.NewMap(map[string]property.Value{"room": property.New("vault-9").WithSecret(true)})); err != nil {
+		t.Fatal(err)
+	}
+	greet := func(g string) property.Map {
+		return property.NewMap(map[string]property.Value{"greeting": property.New(g)})
+	}
+	res, err := h.Invoke(ctx, "lamp:index:whereAmI", greet("hi"))
+	if err != nil || !res.Return.Get("text").Secret() {
+		t.Errorf("function result %v, %v: want text secret", res.Return, err)
+	}
+	if _, err := h.Invoke(ctx, "lamp:index:whereAmI", greet("fail")); err == nil || strings.Contains(err.Error(), "vault-9") {
+		t.Errorf("function error %v: want one without the secret", err)
+	}
+	comp, err := h.Construct(ctx, hosttest.ConstructRequest{Type: "lamp:index:Room", Name: "r", Inputs: greet("hi")})
+	if err != nil || !comp.Outputs.Get("text").Secret() {
+		t.Errorf("component outputs %v, %v: want text secret", comp.Outputs, err)
+	}
+	if _, err := h.Construct(ctx, hosttest.ConstructRequest{Type: "lamp:index:Room", Name: "bad", Inputs: greet("fail")}); err == nil || strings.Contains(err.Error(), "vault-9") {
+		t.Errorf("component error %v: want one without the secret", err)
+	}
+	call, err := h.Call(ctx, hosttest.CallRequest{Token: "lamp:index:Room/where", Self: comp.URN, Args: greet("hi")})
+	if err != nil || !call.Return.Get("text").Secret() {
+		t.Errorf("method result %v, %v: want text secret", call.Return, err)
+	}
+	if _, err := h.Call(ctx, hosttest.CallRequest{Token: "lamp:index:Room/where", Self: comp.URN, Args: greet("fail")}); err == nil || strings.Contains(err.Error(), "vault-9") {
+		t.Errorf("method error %v: want one without the secret", err)
+	}
+	noLogShows(t, h, "vault-9")
+}
+
+// A safe's state tells nothing of its code: only its inputs hold it.
+type safeArgs struct {
+	Code  string `pulumi:"code"`
+	Watts int    `pulumi:"watts,optional"`
+}
+
+type safeState struct {
+	Open bool `pulumi:"open"`
+}
+
+// safe has every method but Diff: Check and Read fill no inputs, Update
+// refuses to leave its old code, Delete panics with the code.
+type safe struct{}
+
+func (safe) Check(ctx context.Context, req custom.TypedCheckRequest[safeArgs]) (custom.TypedCheckResponse[safeArgs], error) {
+	return custom.TypedCheckResponse[safeArgs]{}, nil
+}
+
+func (safe) Create(ctx context.Context, req custom.TypedCreateRequest[safeArgs]) (custom.TypedCreateResponse[safeState], error) {
+	return custom.TypedCreateResponse[safeState]{ID: resource.ID(req.Name)}, nil
+}
+
+func (safe) Update(ctx context.Context, req custom.TypedUpdateRequest[safeArgs, safeState]) (custom.TypedUpdateResponse[safeState], error) {
+	return custom.TypedUpdateResponse[safeState]{}, fmt.Errorf("cannot leave code %s", req.OldInputs.Code)
+}
+
+func (safe) Read(ctx context.Context, req custom.TypedReadRequest[safeArgs, safeState]) (custom.TypedReadResponse[safeArgs, safeState], error) {
+	return custom.TypedReadResponse[safeArgs, safeState]{ID: req.ID, Outputs: safeState{Open: true}}, nil
+}
+
+func (safe) Delete(ctx context.Context, req custom.TypedDeleteRequest[safeArgs, safeState]) (custom.DeleteResponse, error) {
+	panic("stuck at code " + req.Inputs.Code)
+}
+
+// hatch has Create and a Diff that sees a change but does not say where.
+type hatch struct{}
+
+func (hatch) Create(ctx context.Context, req custom.TypedCreateRequest[safeArgs]) (custom.TypedCreateResponse[safeState], error) {
+	return custom.TypedCreateResponse[safeState]{ID: resource.ID(req.Name)}, nil
+}
+
+func (hatch) Diff(ctx context.Context, req custom.TypedDiffRequest[safeArgs, safeState]) (custom.DiffResponse, error) {
+	return custom.DiffResponse{HasChanges: true}, nil
+}
+
+// newSafe serves the safe package and creates a resource of type typ
+// with inputs.
+func newSafe(t *testing.T, typ string, inputs property.Map) (*hosttest.Harness, hosttest.Resource) {
+	t.Helper()
+	p, err := host.New("safe",
+		host.WithTypedResource("safe:index:Safe", safe{}),
+		host.WithTypedResource("safe:index:Hatch", hatch{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hosttest.New(t, p)
+	r, err := h.Create(context.Background(), hosttest.CreateRequest{Type: typ, Name: "v", Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, r
+}
+
+func safeInputs(code string, secret bool) property.Map {
+	return property.NewMap(map[string]property.Value{"code": property.New(code).WithSecret(secret), "watts": property.New(40.0)})
+}
+
+// An Update's error does not show a secret of the old inputs, though
+// neither the new inputs nor the state hold it.
+func TestTypedUpdateErrorRedactsOldInputs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h, v := newSafe(t, "safe:index:Safe", safeInputs("s3same", true))
+	v.Outputs = property.Map{} // what the state would be, had no secret reached a plain field
+	_, err := h.Update(ctx, hosttest.UpdateRequest{Resource: v, Inputs: safeInputs("open", false)})
+	if err == nil || strings.Contains(err.Error(), "s3same") || !strings.Contains(err.Error(), "cannot leave code") {
+		t.Errorf("update error %v: want the old code redacted", err)
+	}
+}
+
+// A typed Check or Read that fills no Inputs keeps the request's.
+func TestTypedReadWithoutInputsKeepsThem(t *testing.T) {
+	t.Parallel()
+	h, v := newSafe(t, "safe:index:Safe", safeInputs("open", false))
+	if !v.Inputs.Equals(safeInputs("open", false)) {
+		t.Fatalf("created %+v; want Check to keep the inputs", v)
+	}
+	read, err := h.Read(context.Background(), v)
+	if err != nil || !read.Inputs.Equals(v.Inputs) || !read.Outputs.Get("open").AsBool() {
+		t.Errorf("read = %+v, %v; want the inputs %v kept and open true", read, err, v.Inputs)
+	}
+}
+
+// A panic in a typed backend fails that call with a clear error, and
+// neither it nor the log of its stack shows a secret input.
+func TestTypedPanicRedacted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h, v := newSafe(t, "safe:index:Safe", safeInputs("s3same", true))
+	err := h.Delete(ctx, v)
+	if err == nil || strings.Contains(err.Error(), "s3same") || !strings.Contains(err.Error(), "delete: panic in custom resource code: stuck at code [secret]") {
+		t.Errorf("delete error %v: want the panic, the code redacted", err)
+	}
+	noLogShows(t, h, "s3same")
+}
+
+// Without Update, a Diff that sees a change but names no property still
+// replaces the resource: the engine would otherwise call Update.
+func TestDiffWithoutDetailReplaces(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h, v := newSafe(t, "safe:index:Hatch", safeInputs("open", false))
+	diff, err := h.Diff(ctx, hosttest.UpdateRequest{Resource: v, Inputs: safeInputs("open", false)})
+	if err != nil || !diff.HasChanges || !slices.Equal(diff.Replaces, []string{"code", "watts"}) {
+		t.Errorf("diff = %+v, %v; want every input to replace", diff, err)
+	}
+	diff, err = h.Diff(ctx, hosttest.UpdateRequest{Resource: v, Inputs: safeInputs("shut", false)})
+	if err != nil || !slices.Equal(diff.Replaces, []string{"code"}) {
+		t.Errorf("diff of code = %+v, %v; want code to replace", diff, err)
+	}
+}

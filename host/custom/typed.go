@@ -71,7 +71,8 @@ type TypedCheckRequest[I any] struct {
 	Autonaming *Autonaming
 }
 
-// TypedCheckResponse returns the checked inputs, or the failures.
+// TypedCheckResponse returns the checked inputs, or the failures. Inputs
+// left zero are the request's, unchanged.
 type TypedCheckResponse[I any] struct {
 	Inputs   I
 	Failures []diag.CheckFailure
@@ -112,7 +113,7 @@ type TypedReadRequest[I, O any] struct {
 
 // TypedReadResponse is the live state, as [ReadResponse]: an empty ID
 // means the resource is gone, and Inputs are what the engine records as
-// the resource's inputs.
+// the resource's inputs: left zero, the recorded ones are kept.
 type TypedReadResponse[I, O any] struct {
 	ID      resource.ID
 	Inputs  I

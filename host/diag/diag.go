@@ -123,8 +123,13 @@ func (e *StepError) Error() string {
 	}
 	if e.Panic {
 		code := "component"
-		if e.Step == StepInvoke {
+		switch e.Step {
+		case StepInvoke:
 			code = "function"
+		case "check", "diff", "create", "read", "update", "delete":
+			code = "custom resource"
+		case "configure":
+			code = "configuration"
 		}
 		fmt.Fprintf(&b, "panic in %s code: ", code)
 	}

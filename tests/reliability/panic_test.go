@@ -115,7 +115,7 @@ func TestPanicFailsOnlyThatCall(t *testing.T) {
 			})
 		}
 		_, err := create("bad", true)
-		wantPanicError(t, err, "Create", "boom in create of bad")
+		wantPanicError(t, err, "create: panic in custom resource code: boom in create of bad")
 		if _, err := create("good", false); err != nil {
 			t.Fatalf("the next Create: %v", err)
 		}
@@ -149,7 +149,7 @@ func TestPanicInPluginCreate(t *testing.T) {
 		})
 	}
 	_, err = object("boom.txt")
-	wantPanicError(t, err, "Create", "injected panic in object-create of "+bucket.GetId()+"/boom.txt")
+	wantPanicError(t, err, "create: panic in custom resource code: injected panic in object-create of "+bucket.GetId()+"/boom.txt")
 	if _, err := object("ok.txt"); err != nil {
 		t.Fatalf("the next Create: %v\nplugin stderr:\n%s", err, proc.stderr)
 	}

@@ -57,17 +57,21 @@ type CallResponse struct {
 // The organization and the secret config keys the engine leaves out of a
 // Call come from the monitor.
 func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, error) {
+	fn, ok := p.methods[req.Token]
+	if !ok { // said before waiting on the monitor
+		return CallResponse{}, unknownToken(p, "method", req.Token, p.methods)
+	}
 	// Dialled once: a monitor that never answers costs one connection
 	// attempt, which the method then reports.
 	monitor, dialErr := p.monitors.Get(ctx, req.MonitorAddr)
 	if dialErr == nil {
 		completeCallInfo(&req, monitor)
 	}
-	resp, err := p.call(ctx, req, monitor, dialErr)
+	resp, err := p.call(ctx, req, fn, monitor, dialErr)
 	if err != nil {
-		return resp, p.Failed(ctx, err, req.Token, "", req.Args, req.Info.Config)
+		return resp, p.Failed(ctx, err, req.Token, "", req.Args, req.Info.Config, p.Config())
 	}
-	resp.Failures = redacted(resp.Failures, req.Args, req.Info.Config)
+	resp.Failures = redacted(resp.Failures, req.Args, req.Info.Config, p.Config())
 	return resp, nil
 }
 
@@ -91,13 +95,9 @@ func completeCallInfo(req *CallRequest, monitor *monitorclient.Client) {
 	}
 }
 
-// call runs a method of a component on monitor, or reports dialErr, the
-// error of connecting to it, once it needs it.
-func (p *Provider) call(ctx context.Context, req CallRequest, monitor *monitorclient.Client, dialErr error) (CallResponse, error) {
-	fn, ok := p.methods[req.Token]
-	if !ok {
-		return CallResponse{}, unknownToken(p, "method", req.Token, p.methods)
-	}
+// call runs fn, method req.Token of a component, on monitor, or reports
+// dialErr, the error of connecting to it, once it needs it.
+func (p *Provider) call(ctx context.Context, req CallRequest, fn Method, monitor *monitorclient.Client, dialErr error) (CallResponse, error) {
 	selfValue, args, failures := p.callArgs(req)
 	if len(failures) > 0 {
 		return CallResponse{Failures: failures}, nil
@@ -106,7 +106,7 @@ func (p *Provider) call(ctx context.Context, req CallRequest, monitor *monitorcl
 		return CallResponse{}, &diag.StepError{Token: req.Token, Step: "connect to the resource monitor", Err: dialErr}
 	}
 	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token,
-		pending: &sync.WaitGroup{}, secrets: secretsOf(req.Info.Config), inputSecrets: secretsOf(args)}
+		pending: &sync.WaitGroup{}, secrets: secretsOf(req.Info.Config, p.Config()), inputSecrets: secretsOf(args)}
 	resolved, err := self.Resolve(ctx, selfValue)
 	if err != nil {
 		return CallResponse{Failures: []diag.CheckFailure{{Property: "__self__", Reason: err.Error()}}}, nil
@@ -125,7 +125,7 @@ func (p *Provider) call(ctx context.Context, req CallRequest, monitor *monitorcl
 	self.urn, self.name, self.typ, self.state = resolved.URN, resolved.URN.Name(), resolved.Type, resolved.State
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
-	self.secrets = secretsOf(req.Info.Config, resolved.State)
+	self.secrets = secretsOf(req.Info.Config, p.Config(), resolved.State)
 	self.prio = p.constructs.Add(1)
 	if n := req.Info.Parallel; n > 0 {
 		p.window.grow(n)

@@ -177,9 +177,10 @@ func (p *Provider) DiffConfig(olds, news property.Map) ConfigDiff {
 }
 
 // Configure records the configuration and runs the author's function
-// (host.WithConfig); its error is redacted.
+// (host.WithConfig); its error, or panic, is redacted.
 func (p *Provider) Configure(ctx context.Context, config property.Map) error {
-	if err := p.configure(ctx, config); err != nil {
+	_, err := recovering("", "", "configure", func() (struct{}, error) { return struct{}{}, p.configure(ctx, config) })
+	if err != nil {
 		return p.Failed(ctx, err, "", "", config)
 	}
 	return nil

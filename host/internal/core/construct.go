@@ -34,7 +34,7 @@ type ConstructResponse struct {
 func (p *Provider) Construct(ctx context.Context, req ConstructRequest) (ConstructResponse, error) {
 	resp, err := p.construct(ctx, req)
 	if err != nil {
-		return resp, constructInputError(p.Failed(ctx, err, req.Type, req.Name, req.Inputs, req.Info.Config), req.Inputs)
+		return resp, constructInputError(p.Failed(ctx, err, req.Type, req.Name, req.Inputs, req.Info.Config, p.Config()), req.Inputs)
 	}
 	return resp, nil
 }
@@ -67,7 +67,7 @@ func (p *Provider) construct(ctx context.Context, req ConstructRequest) (Constru
 		token: req.Type, typ: req.Type, name: req.Name, urn: own.URN,
 		inputs: req.Inputs, opts: o, info: req.Info,
 		provider: p, monitor: monitor, pending: &sync.WaitGroup{},
-		secrets: secretsOf(req.Info.Config), inputSecrets: secretsOf(req.Inputs),
+		secrets: secretsOf(req.Info.Config, p.Config()), inputSecrets: secretsOf(req.Inputs),
 	}
 	c.prio = p.constructs.Add(1)
 	if n := req.Info.Parallel; n > 0 {

@@ -44,17 +44,17 @@ func (p *Provider) resourceSchema(token string) (schema.Resource, bool) {
 // The CRUD requests of a custom resource: each is given the provider's
 // configuration, and its context (enter) the resource's; each answers with
 // its errors and failures redacted of the secrets of the request (as
-// Failed and printable say). A partial create or update keeps its ID and
-// state. What a backend without a method gets is decided here: without
-// Check the schema's check, without Diff the default diff, without Update
-// a replace for any change, without Read the recorded state (and no
-// import), without Delete nothing.
+// Failed and printable say), a panic of its backend as an error too. A
+// partial create or update keeps its ID and state. What a backend without
+// a method gets is decided here: without Check the schema's check, without
+// Diff the default diff, without Update a replace for any change, without
+// Read the recorded state (and no import), without Delete nothing.
 
 // Check checks the inputs of a resource.
 func (p *Provider) Check(ctx context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
 	req.Config = p.Config()
 	ctx = p.enter(ctx, req.URN, req.OldInputs, req.Inputs)
-	resp, err := p.check(ctx, req)
+	resp, err := recovering("", "", "check", func() (custom.CheckResponse, error) { return p.check(ctx, req) })
 	if err != nil {
 		return resp, p.Failed(ctx, err, "", "", req.OldInputs, req.Inputs, req.Config)
 	}
@@ -66,7 +66,7 @@ func (p *Provider) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 func (p *Provider) Diff(ctx context.Context, req custom.DiffRequest) (custom.DiffResponse, error) {
 	req.Config = p.Config()
 	ctx = p.enter(ctx, req.URN, req.OldInputs, req.OldOutputs, req.Inputs)
-	resp, err := p.diff(ctx, req)
+	resp, err := recovering("", "", "diff", func() (custom.DiffResponse, error) { return p.diff(ctx, req) })
 	if err != nil {
 		return resp, p.Failed(ctx, err, "", "", req.OldInputs, req.OldOutputs, req.Inputs, req.Config)
 	}
@@ -77,7 +77,7 @@ func (p *Provider) Diff(ctx context.Context, req custom.DiffRequest) (custom.Dif
 func (p *Provider) Create(ctx context.Context, req custom.CreateRequest, preview bool) (custom.CreateResponse, error) {
 	req.Config = p.Config()
 	ctx = p.enter(ctx, req.URN, req.Inputs)
-	resp, err := p.create(ctx, req, preview)
+	resp, err := recovering("", "", "create", func() (custom.CreateResponse, error) { return p.create(ctx, req, preview) })
 	if err != nil {
 		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.Config)
 	}
@@ -88,7 +88,7 @@ func (p *Provider) Create(ctx context.Context, req custom.CreateRequest, preview
 func (p *Provider) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
 	req.Config = p.Config()
 	ctx = p.enter(ctx, req.URN, req.Inputs, req.Outputs)
-	resp, err := p.read(ctx, req)
+	resp, err := recovering("", "", "read", func() (custom.ReadResponse, error) { return p.read(ctx, req) })
 	if err != nil {
 		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.Outputs, req.Config)
 	}
@@ -100,9 +100,9 @@ func (p *Provider) Read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 func (p *Provider) Update(ctx context.Context, req custom.UpdateRequest, preview bool) (custom.UpdateResponse, error) {
 	req.Config = p.Config()
 	ctx = p.enter(ctx, req.URN, req.OldInputs, req.OldOutputs, req.Inputs)
-	resp, err := p.update(ctx, req, preview)
+	resp, err := recovering("", "", "update", func() (custom.UpdateResponse, error) { return p.update(ctx, req, preview) })
 	if err != nil {
-		return resp, p.Failed(ctx, err, "", "", req.Inputs, req.OldOutputs, req.Config)
+		return resp, p.Failed(ctx, err, "", "", req.OldInputs, req.OldOutputs, req.Inputs, req.Config)
 	}
 	return resp, nil
 }
@@ -111,7 +111,8 @@ func (p *Provider) Update(ctx context.Context, req custom.UpdateRequest, preview
 func (p *Provider) Delete(ctx context.Context, req custom.DeleteRequest) error {
 	req.Config = p.Config()
 	ctx = p.enter(ctx, req.URN, req.Inputs, req.Outputs)
-	if err := p.delete(ctx, req); err != nil {
+	_, err := recovering("", "", "delete", func() (struct{}, error) { return struct{}{}, p.delete(ctx, req) })
+	if err != nil {
 		return p.Failed(ctx, err, "", "", req.Inputs, req.Outputs, req.Config)
 	}
 	return nil
@@ -171,14 +172,16 @@ func (p *Provider) diff(ctx context.Context, req custom.DiffRequest) (custom.Dif
 		resp = defaultDiff(spec, req)
 	}
 	if _, ok := implemented[custom.ResourceWithUpdate](r); !ok && (resp.HasChanges || len(resp.Changes) > 0) {
-		resp = replacing(resp, defaultDiff(spec, req))
+		resp = replacing(resp, defaultDiff(spec, req), req)
 	}
 	return resp, nil
 }
 
 // replacing is d for a backend without Update: every change replaces the
-// resource. A d with no detail takes the changed inputs from byKey.
-func replacing(d, byKey custom.DiffResponse) custom.DiffResponse {
+// resource. A d with no detail takes the changed inputs from byKey; if
+// none changed, every input replaces it (the engine updates a resource
+// whose diff names nothing to replace).
+func replacing(d, byKey custom.DiffResponse, req custom.DiffRequest) custom.DiffResponse {
 	if len(d.Changes) == 0 {
 		d.Changes = byKey.Changes
 	}
@@ -196,6 +199,15 @@ func replacing(d, byKey custom.DiffResponse) custom.DiffResponse {
 		changes[path] = kind
 		if !slices.Contains(replaces, path) {
 			replaces = append(replaces, path)
+		}
+	}
+	if len(replaces) == 0 {
+		for _, m := range []property.Map{req.OldInputs, req.Inputs} {
+			for k := range m.All {
+				if !slices.Contains(replaces, k) {
+					replaces = append(replaces, k)
+				}
+			}
 		}
 	}
 	sort.Strings(replaces)

@@ -46,9 +46,9 @@ func (p *Provider) Invoke(ctx context.Context, req InvokeRequest) (InvokeRespons
 	}
 	resp, err := p.invoke(ctx, req.Token, req.Args)
 	if err != nil {
-		return resp, p.Failed(ctx, err, req.Token, "", req.Args)
+		return resp, p.Failed(ctx, err, req.Token, "", req.Args, p.Config())
 	}
-	resp.Failures = printable(resp.Failures, req.Args)
+	resp.Failures = printable(resp.Failures, req.Args, p.Config())
 	return resp, nil
 }
 
@@ -82,5 +82,7 @@ func (p *Provider) invoke(ctx context.Context, token string, args property.Map) 
 	if se, ok := err.(*diag.StepError); ok && se.Token == token && se.Step == diag.StepConstruct {
 		se.Step = diag.StepInvoke
 	}
-	return InvokeResponse{Return: ret}, err
+	// What it computed from a secret argument or configuration value,
+	// it may have copied into a plain result.
+	return InvokeResponse{Return: secretsOf(args, p.Config()).mark(ret)}, err
 }

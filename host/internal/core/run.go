@@ -77,12 +77,7 @@ func (p *Provider) withDefaults(token string, inputs property.Map) property.Map 
 // runSafely runs author code, turning a panic into a StepError so one bad
 // call cannot take the provider down.
 func runSafely[T any](ctx context.Context, token, name string, f func(context.Context) (T, error)) (out T, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = PanicError(token, name, diag.StepConstruct, r)
-		}
-	}()
-	out, err = f(ctx)
+	out, err = recovering(token, name, diag.StepConstruct, func() (T, error) { return f(ctx) })
 	if err == nil {
 		return out, nil
 	}
@@ -96,6 +91,17 @@ func runSafely[T any](ctx context.Context, token, name string, f func(context.Co
 		err = &diag.StepError{Token: token, Name: name, Step: diag.StepConstruct, Err: err}
 	}
 	return out, err
+}
+
+// recovering runs f, the step of token's author code, turning a panic
+// into PanicError's StepError, which Failed redacts and logs.
+func recovering[T any](token, name, step string, f func() (T, error)) (out T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = PanicError(token, name, step, r)
+		}
+	}()
+	return f()
 }
 
 // PanicError records a panic r in component code, with where it happened:

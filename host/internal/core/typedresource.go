@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -93,7 +94,7 @@ func (t *typedResource[I, O]) Check(ctx context.Context, req custom.CheckRequest
 	if err != nil {
 		return custom.CheckResponse{}, err
 	}
-	inputs, err := encodeAnswer("inputs", resp.Inputs)
+	inputs, err := answeredInputs(resp.Inputs, checked.Inputs)
 	if err != nil {
 		return custom.CheckResponse{}, err
 	}
@@ -179,7 +180,7 @@ func (t *typedResource[I, O]) Read(ctx context.Context, req custom.ReadRequest) 
 	if resp.ID == "" {
 		return custom.ReadResponse{}, nil // gone
 	}
-	inputs, err := encodeAnswer("inputs", resp.Inputs)
+	inputs, err := answeredInputs(resp.Inputs, req.Inputs)
 	if err != nil {
 		return custom.ReadResponse{}, err
 	}
@@ -294,6 +295,15 @@ func encodeAnswer(what string, v any) (property.Map, error) {
 		return property.Map{}, fmt.Errorf("encoding the %s: %w", what, err)
 	}
 	return m, nil
+}
+
+// answeredInputs encodes the inputs a Check or Read returned; left zero,
+// they are the request's, as they were.
+func answeredInputs[I any](in I, request property.Map) (property.Map, error) {
+	if reflect.ValueOf(&in).Elem().IsZero() {
+		return request, nil
+	}
+	return encodeAnswer("inputs", in)
 }
 
 // topKey is the top-level property of a path: "tags" of `tags["a"]`.
