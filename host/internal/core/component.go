@@ -81,10 +81,11 @@ type Component struct {
 	window   *window         // the provider's registrations in flight, at most the engine's parallel
 	prio     uint64          // order in the window: the Construct's (or Call's), shared with nested components
 	pending  *sync.WaitGroup // registrations in flight, shared with nested components
-	// secrets are the plaintexts of the stack config's secrets (and, in a
-	// method, of the component's state): handed over with their markers, a
-	// value read out of them as plain text is marked again where it
-	// reappears. Defence in depth; arguments are covered by secretArgs.
+	// secrets are the plaintexts of the secrets of the stack's and the
+	// provider's configuration (and, in a method, of the component's
+	// state): handed over with their markers, a value read out of them as
+	// plain text is marked again where it reappears. Defence in depth;
+	// arguments are covered by secretArgs.
 	secrets *matcher
 	// inputSecrets are those of the inputs alone. Only these refuse a child
 	// name: a stack's secret config ("prod") may well be part of an
