@@ -68,7 +68,7 @@ type pluginProcess struct {
 
 // startPlugin runs bin with the engine address as its argument and extra
 // environment variables, and connects to the port it prints.
-func startPlugin(t *testing.T, bin, engineAddr string, env ...string) *pluginProcess {
+func startPlugin(t testing.TB, bin, engineAddr string, env ...string) *pluginProcess {
 	t.Helper()
 	p := &pluginProcess{stderr: &syncBuffer{}, exited: make(chan struct{})}
 	p.cmd = exec.Command(bin, engineAddr)
@@ -127,7 +127,7 @@ func (p *pluginProcess) stop() {
 }
 
 // configure configures the plugin with the given provider config.
-func (p *pluginProcess) configure(t *testing.T, config map[string]any) {
+func (p *pluginProcess) configure(t testing.TB, config map[string]any) {
 	t.Helper()
 	args, err := structpb.NewStruct(config)
 	if err != nil {
@@ -360,7 +360,7 @@ func exitCode(err error) string {
 func ptr[T any](v T) *T { return &v }
 
 // skipUnderRace skips tests whose code under test runs in another process.
-func skipUnderRace(t *testing.T) {
+func skipUnderRace(t testing.TB) {
 	t.Helper()
 	if raceEnabled {
 		t.Skip("drives the plugin binary; covered by the run without -race")

@@ -15,7 +15,7 @@ import (
 	"github.com/polyhost/polyhost/host/hosttest"
 )
 
-func mustStruct(t *testing.T, m resource.PropertyMap) *structpb.Struct {
+func mustStruct(t testing.TB, m resource.PropertyMap) *structpb.Struct {
 	t.Helper()
 	s, err := plugin.MarshalProperties(m, plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true})
 	if err != nil {
