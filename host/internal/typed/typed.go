@@ -330,7 +330,7 @@ func (d *decoder) value(path string, v property.Value, dst reflect.Value) error 
 		return nil
 	}
 	switch {
-	case t.Kind() == reflect.Pointer: // its element records what it loses
+	case t.Kind() == reflect.Pointer && !v.IsComputed(): // its element records what it loses
 	case v.Secret(), t.Kind() == reflect.Interface && v.HasSecrets():
 		// The field gets the plaintext; what is nested in a property.Map,
 		// a slice, a map or a struct records its own.
