@@ -49,4 +49,10 @@ func TestCheckNameSkipsTheComponentsNameInAnyCase(t *testing.T) {
 	if err := c.checkName("register child", "t:index:Page", "bad-site-BAD"); err == nil {
 		t.Error(`child "bad-site-BAD" of component "Bad-site" is not refused`)
 	}
+	// A Z folds too.
+	inputs = property.NewMap(map[string]property.Value{"token": property.New("zoo").WithSecret(true)})
+	c = &Component{name: "ZOO-site", inputSecrets: secretsOf(inputs)}
+	if err := c.checkName("register child", "t:index:Page", "zoo-site-x"); err != nil {
+		t.Errorf(`child "zoo-site-x" of component "ZOO-site": %v`, err)
+	}
 }

@@ -107,3 +107,33 @@ func TestMatcherDoesNotCopyLargeSecrets(t *testing.T) {
 		t.Errorf("building and scanning allocated %d bytes for a secret of %d", grew, len(secret))
 	}
 }
+
+// Every ASCII letter folds, the last ones too: a secret is redacted in its
+// upper-case form whatever letters it has, and in a base64 run holding a
+// Z (issue 38's surviving mutant of the case fold, and isAlnum's bound).
+func TestRedactFoldsEveryLetter(t *testing.T) {
+	t.Parallel()
+	for c := byte('a'); c <= 'z'; c++ {
+		secret := "key-" + strings.Repeat(string(c), 3)
+		m := newMatcher([]secretText{{text: secret}})
+		msg := "bad key " + strings.ToUpper(secret) + "!"
+		if got := m.redact(msg); got != "bad key [secret]!" {
+			t.Errorf("secret %q: %q redacts to %q", secret, msg, got)
+		}
+	}
+	for _, secret := range []string{"Zed-key", "ZZZ"} {
+		m := newMatcher([]secretText{{text: secret}})
+		if got := m.redact("bad key " + strings.ToLower(secret)); got != "bad key [secret]" {
+			t.Errorf("secret %q: its lower-case form redacts to %q", secret, got)
+		}
+	}
+	const secret = "zulu-zebra-99"
+	enc := base64.StdEncoding.EncodeToString([]byte(secret))
+	if !strings.Contains(enc, "Z") {
+		t.Fatalf("base64 %q holds no Z: the case tests nothing", enc)
+	}
+	m := newMatcher([]secretText{{text: secret}})
+	if got := m.redact("token " + enc + " refused"); strings.Contains(got, enc) || !strings.Contains(got, "[secret]") {
+		t.Errorf("base64 %q redacts to %q", enc, got)
+	}
+}
