@@ -2,12 +2,14 @@ package polytest
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -199,18 +201,25 @@ func render(v property.Value) string {
 	return s
 }
 
-const opsdiffUsage = `usage: opsdiff EMBEDDED-OUTPUT REAL-OUTPUT`
+const opsdiffUsage = `usage: opsdiff EMBEDDED-OUTPUT REAL-EVENT-LOG`
 
 // cmdOpsdiff compares the steps two engines reported for one operation:
-// polyup's output (`  create  TYPE  NAME` lines) and the real CLI's
-// (` +  TYPE NAME creating`, or `create` in a preview), saved with `cp
-// stdout FILE`. Same steps are not compared (the CLI does not print them),
-// nor default providers (the CLI hides them).
+// polyup's output (`  create  TYPE  NAME` lines, saved with `cp stdout
+// FILE`) and the real engine's event log (`pulumi up --event-log FILE`),
+// which is what the CLI draws its display from. A saved CLI display is
+// read too, but the event log is the one to give: under load the display
+// may show a step only as finished, or only its last op. Same steps are
+// not compared (the CLI does not print them), nor default providers (the
+// CLI hides them).
 func cmdOpsdiff(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("%s", opsdiffUsage)
 	}
-	ours, real := embeddedSteps(ts.ReadFile(args[0])), realSteps(ts.ReadFile(args[1]))
+	ours := embeddedSteps(ts.ReadFile(args[0]))
+	real, err := realSteps(ts.ReadFile(args[1]))
+	if err != nil {
+		ts.Fatalf("opsdiff: %s: %v", args[1], err)
+	}
 	if len(real) == 0 {
 		ts.Fatalf("opsdiff: %s reports no steps", args[1])
 	}
@@ -229,40 +238,98 @@ func embeddedSteps(out string) []string {
 		if len(f) != 3 || !strings.HasPrefix(line, "  ") || strings.Count(f[1], ":") < 2 {
 			continue
 		}
-		if f[0] == "same" || (strings.HasPrefix(f[1], "pulumi:providers:") && strings.HasPrefix(f[2], "default")) {
+		if f[0] == "same" || hiddenProvider(f[1], f[2]) {
 			continue
 		}
-		// The CLI shows a type by its display name: portal:index/gate:Gate
-		// as portal:index:Gate.
-		f[1] = tokens.Type(f[1]).DisplayName()
-		steps = append(steps, strings.Join(f, " "))
+		steps = append(steps, step(f[0], f[1], f[2]))
 	}
 	slices.Sort(steps)
 	return steps
 }
 
-// realOps maps what the CLI prints for a step, in progress or in a preview,
-// to the engine's op name (pkg/v3 backend/display: getStepInProgressDescription
-// and getStepOpLabel).
+// step names one step as opsdiff compares it, the type by its display
+// name, as the CLI shows it: portal:index/gate:Gate as portal:index:Gate.
+func step(op, typ, name string) string {
+	return op + " " + string(tokens.Type(typ).DisplayName()) + " " + name
+}
+
+// hiddenProvider reports a default provider, which the CLI does not show.
+func hiddenProvider(typ, name string) bool {
+	return strings.HasPrefix(typ, "pulumi:providers:") && strings.HasPrefix(name, "default")
+}
+
+// realSteps reads the real engine's steps as sorted "op TYPE NAME", each
+// once: from its event log when out is one, else from the CLI's display.
+func realSteps(out string) ([]string, error) {
+	if strings.HasPrefix(strings.TrimSpace(out), "{") {
+		return eventLogSteps(out)
+	}
+	return displaySteps(out), nil
+}
+
+// eventLogSteps reads the steps of an engine event log (one JSON event a
+// line): every resourcePreEvent's op, type and name, same steps and
+// default providers left out.
+func eventLogSteps(log string) ([]string, error) {
+	seen := map[string]bool{}
+	var steps []string
+	for i, line := range strings.Split(log, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var ev apitype.EngineEvent
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			return nil, fmt.Errorf("line %d is not an engine event: %w", i+1, err)
+		}
+		if ev.ResourcePreEvent == nil {
+			continue
+		}
+		md := ev.ResourcePreEvent.Metadata
+		u, err := urn.Parse(md.URN)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", i+1, err)
+		}
+		if md.Op == apitype.OpSame || hiddenProvider(md.Type, u.Name()) {
+			continue
+		}
+		if s := step(string(md.Op), md.Type, u.Name()); !seen[s] {
+			seen[s] = true
+			steps = append(steps, s)
+		}
+	}
+	slices.Sort(steps)
+	return steps, nil
+}
+
+// realOps maps what the CLI's display prints for a step, in progress, in
+// a preview or finished, to the engine's op name (pkg/v3 backend/display:
+// getStepInProgressOpText, getStepOpLabel and the done texts).
 var realOps = map[string]string{
-	"creating": "create", "create": "create",
-	"updating": "update", "update": "update",
-	"deleting": "delete", "delete": "delete",
-	"replacing": "replace", "replace": "replace",
-	"creating replacement": "create-replacement", "create replacement": "create-replacement",
-	"deleting original": "delete-replaced", "delete original": "delete-replaced",
+	"creating": "create", "create": "create", "created": "create",
+	"updating": "update", "update": "update", "updated": "update",
+	"deleting": "delete", "delete": "delete", "deleted": "delete",
+	"replacing": "replace", "replace": "replace", "replaced": "replace",
+	"creating replacement": "create-replacement", "create replacement": "create-replacement", "created replacement": "create-replacement",
+	"deleting original": "delete-replaced", "delete original": "delete-replaced", "deleted original": "delete-replaced",
 	"reading": "read", "read": "read",
+	"reading for replacement": "read-replacement", "read for replacement": "read-replacement",
 	"refreshing": "refresh", "refresh": "refresh",
-	"importing": "import", "import": "import",
-	"importing replacement": "import-replacement", "import replacement": "import-replacement",
-	"discarding": "discard", "discard": "discard",
+	"importing": "import", "import": "import", "imported": "import",
+	"importing replacement": "import-replacement", "import replacement": "import-replacement", "imported replacement": "import-replacement",
+	"discarding": "discard", "discard": "discard", "discarded": "discard",
+	"discarding original": "discard-replaced", "discarded original": "discard-replaced",
 }
 
 // realOp maps the words after a step's name to its op: the longest label
 // they start with, as the CLI may follow it with a summary of the step's
-// diagnostics ("create 2 warnings", "creating (0s) error: ...").
+// diagnostics ("create 2 warnings", "creating (0s) error: ...") or mark
+// it failed ("**creating failed**").
 func realOp(words []string) (string, bool) {
-	for n := min(len(words), 2); n > 0; n-- {
+	words = slices.Clone(words[:min(len(words), 3)])
+	for i, w := range words {
+		words[i] = strings.Trim(w, "*")
+	}
+	for n := len(words); n > 0; n-- {
 		if op, ok := realOps[strings.Join(words[:n], " ")]; ok {
 			return op, true
 		}
@@ -270,9 +337,9 @@ func realOp(words []string) (string, bool) {
 	return "", false
 }
 
-// realSteps reads the CLI's step lines as sorted "op TYPE NAME", each step
-// once (the CLI prints a line as it starts and another as it ends).
-func realSteps(out string) []string {
+// displaySteps reads the CLI's step lines as sorted "op TYPE NAME", each
+// step once, whether the line shows it in progress, finished or failed.
+func displaySteps(out string) []string {
 	seen := map[string]bool{}
 	var steps []string
 	for _, line := range strings.Split(out, "\n") {
@@ -290,10 +357,9 @@ func realSteps(out string) []string {
 		if !ok {
 			continue // a finished step, a diagnostic, or the stack's own line
 		}
-		step := op + " " + f[1] + " " + f[2]
-		if !seen[step] {
-			seen[step] = true
-			steps = append(steps, step)
+		if s := step(op, f[1], f[2]); !seen[s] {
+			seen[s] = true
+			steps = append(steps, s)
 		}
 	}
 	slices.Sort(steps)

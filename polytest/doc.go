@@ -40,7 +40,8 @@
 //	BACKEND      $WORK/.backend, the real CLI's file:// backend
 //	PULUMI_HOME  $WORK/.pulumi; with PULUMI_BACKEND_URL, the passphrase
 //	             [Passphrase], no update check, no plugin download, no
-//	             confirmation prompts (`pulumi up` needs no --yes)
+//	             confirmation prompts (`pulumi up` needs no --yes), and
+//	             PULUMI_DEBUG_COMMANDS, for `--event-log` (opsdiff)
 //	GOCACHE, GOMODCACHE, GOPATH, GOFLAGS, GOPROXY and the other Go
 //	settings, npm_config_cache, PIP_CACHE_DIR: the test's, so that
 //	builds and installs stay fast
@@ -114,16 +115,18 @@
 //
 //	stackdiff prog/.polyup/dev.json $WORK/real.json
 //
-// opsdiff EMBEDDED-OUTPUT REAL-OUTPUT compares the steps two engines
-// reported for one operation, saved with `cp stdout FILE` after exec
-// polyup and exec pulumi (no !); same steps and default providers are left
-// out, as the CLI leaves them out.
+// opsdiff EMBEDDED-OUTPUT REAL-EVENT-LOG compares the steps two engines
+// reported for one operation: polyup's output, saved with `cp stdout FILE`,
+// and the real engine's event log, which `--event-log FILE` writes (no !).
+// Same steps and default providers are left out, as the CLI leaves them
+// out. A saved CLI display is read too, but under load the display may
+// show a step only as finished, or a replacement only by its last op: the
+// event log is what the engine reported.
 //
 //	exec polyup up prog
 //	cp stdout $WORK/ours.txt
-//	exec pulumi up --yes
-//	cp stdout $WORK/real.txt
-//	opsdiff $WORK/ours.txt $WORK/real.txt
+//	exec pulumi up --yes --event-log $WORK/real.events
+//	opsdiff $WORK/ours.txt $WORK/real.events
 //
 // noleak TEXT PATH... fails if TEXT occurs in any file under the paths, or
 // in the last command's output when a path is stdout or stderr (no !):

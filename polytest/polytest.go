@@ -224,6 +224,8 @@ func hermetic(env *testscript.Env) error {
 	env.Setenv("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION", "true")
 	env.Setenv("PULUMI_SKIP_CONFIRMATIONS", "true")
 	env.Setenv("PULUMI_SUPPRESS_NEO_LINK", "true")
+	// The CLI offers --event-log, which opsdiff reads, only with these.
+	env.Setenv("PULUMI_DEBUG_COMMANDS", "true")
 	return nil
 }
 
