@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	_ "embed"
+	"strings"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -208,4 +209,51 @@ func TestOutputFromSecretConfigIsSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantSecret(t, "outputs", outs, "url")
+}
+
+type tagArgs struct {
+	Key property.Value `pulumi:"key,type=string"`
+}
+
+// tag's Create reads its key as the string the schema says it is.
+type tag struct{}
+
+func (tag) Create(_ context.Context, req custom.TypedCreateRequest[tagArgs]) (custom.TypedCreateResponse[tagArgs], error) {
+	return custom.TypedCreateResponse[tagArgs]{ID: resource.ID(req.Inputs.Key.AsString()), Outputs: req.Inputs}, nil
+}
+
+// A Create or Update that skipped Check still meets the schema: a number,
+// an unknown or a secret number where a string is declared is an input
+// error naming the property, never the backend's panic (issue 38, item 4).
+func TestApplyWithoutCheckFitsTheSchema(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("tags", host.WithTypedResource("tags:index:Tag", tag{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := hosttest.NewServer(p)
+	ctx := context.Background()
+	if _, err := srv.Configure(ctx, &pulumirpc.ConfigureRequest{Args: &structpb.Struct{}, AcceptSecrets: true}); err != nil {
+		t.Fatal(err)
+	}
+	opts := plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true}
+	for name, key := range map[string]resource.PropertyValue{
+		"a number":        resource.NewProperty(7.0),
+		"an unknown":      resource.MakeComputed(resource.NewProperty("")),
+		"a secret number": resource.MakeSecret(resource.NewProperty(7.0)),
+	} {
+		props, err := plugin.MarshalProperties(resource.PropertyMap{"key": key}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = srv.Create(ctx, &pulumirpc.CreateRequest{Urn: "urn:pulumi:dev::p::tags:index:Tag::t", Name: "t", Type: "tags:index:Tag", Properties: props})
+		if err == nil || strings.Contains(err.Error(), "panic") || !strings.Contains(err.Error(), "key") {
+			t.Errorf("create with %s key: %v; want an input error naming key", name, err)
+		}
+		_, err = srv.Update(ctx, &pulumirpc.UpdateRequest{Urn: "urn:pulumi:dev::p::tags:index:Tag::t", Name: "t", Type: "tags:index:Tag", Id: "t",
+			Olds: &structpb.Struct{}, OldInputs: &structpb.Struct{}, News: props})
+		if err == nil || strings.Contains(err.Error(), "panic") || !strings.Contains(err.Error(), "key") {
+			t.Errorf("update with %s key: %v; want an input error naming key", name, err)
+		}
+	}
 }

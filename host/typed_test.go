@@ -625,3 +625,43 @@ func TestDiffWithoutDetailReplaces(t *testing.T) {
 		t.Errorf("diff of code = %+v, %v; want code to replace", diff, err)
 	}
 }
+
+type petArgs struct {
+	Nick string `pulumi:"nick,optional"`
+}
+
+// pet keeps nothing: no input is required and its outputs may be empty.
+type pet struct{}
+
+func (pet) Create(ctx context.Context, req custom.TypedCreateRequest[petArgs]) (custom.TypedCreateResponse[petArgs], error) {
+	return custom.TypedCreateResponse[petArgs]{ID: "pet-1", Outputs: req.Inputs}, nil
+}
+
+// Without Read, a refresh keeps what is recorded, also when that is
+// nothing: a resource whose schema requires nothing may record empty
+// inputs and outputs (issue 38, item 2). A resource that must record
+// something and has nothing is being imported, and that is refused.
+func TestRefreshWithoutReadKeepsAnEmptyState(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("zoo", host.WithTypedResource("zoo:index:Pet", pet{}), host.WithTypedResource("zoo:index:Bulb", bulb{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hosttest.New(t, p)
+	ctx := context.Background()
+	if err := h.Configure(ctx, property.Map{}); err != nil {
+		t.Fatal(err)
+	}
+	pt, err := h.Create(ctx, hosttest.CreateRequest{Type: "zoo:index:Pet", Name: "call-pet", Inputs: property.Map{}})
+	if err != nil || pt.Inputs.Len() != 0 || pt.Outputs.Len() != 0 {
+		t.Fatalf("create = %+v, %v; want an empty state", pt, err)
+	}
+	read, err := h.Read(ctx, pt)
+	if err != nil || read.ID != pt.ID || read.Inputs.Len() != 0 || read.Outputs.Len() != 0 {
+		t.Errorf("refresh of an empty state without Read = %+v, %v; want it kept", read, err)
+	}
+	_, err = h.Read(ctx, hosttest.Resource{URN: "urn:pulumi:dev::p::zoo:index:Bulb::b", ID: "b"})
+	if err == nil || !strings.Contains(err.Error(), "cannot be imported: its backend has no Read") {
+		t.Errorf("import of a Bulb (watts required) without Read: %v, want it refused", err)
+	}
+}

@@ -13,8 +13,10 @@
 // ...): without Check the host checks the inputs against the schema;
 // without Diff it compares them key by key; without Update every change
 // of an input replaces the resource; without Read a refresh keeps what is
-// recorded (and an import fails); without Delete deleting only forgets
-// the resource.
+// recorded, even an empty state, and an import fails (for a type whose
+// schema requires no property an import cannot be told from a refresh of
+// an empty state, and keeps it); without Delete deleting only forgets the
+// resource.
 //
 // Create and Update are never called in a preview: the host answers for
 // them, with the inputs and every other output unknown, so no backend

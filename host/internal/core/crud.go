@@ -10,6 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/schema"
 )
 
@@ -31,6 +32,14 @@ func implemented[T any](r custom.Resource) (T, bool) {
 		ok = t.wrote((*T)(nil))
 	}
 	return m, ok
+}
+
+// recordsSomething reports whether every created resource of type token
+// records an input or an output: its schema requires one. An empty state
+// of such a type is an import's; without a schema it is taken to be one.
+func (p *Provider) recordsSomething(token string) bool {
+	spec, ok := p.resourceSchema(token)
+	return !ok || len(spec.RequiredInputs) > 0 || len(spec.Required) > 0
 }
 
 // resourceSchema is the schema of a custom resource, if the package has one.
@@ -138,6 +147,49 @@ func (p *Provider) schemaCheck(req custom.CheckRequest) custom.CheckResponse {
 	}
 	inputs := applyDefaults(spec.InputProperties, req.Inputs)
 	return custom.CheckResponse{Inputs: inputs, Failures: p.schema.Check(spec.Inputs(), inputs)}
+}
+
+// checkApplied refuses the inputs of a Create or Update that do not fit
+// the schema, or hold an unknown (only a preview may), so that no backend
+// meets them: the engine checks inputs before it applies them, but a
+// client that skips Check need not.
+func (p *Provider) checkApplied(token string, inputs property.Map) error {
+	var failures []diag.CheckFailure
+	if spec, ok := p.resourceSchema(token); ok {
+		failures = p.schema.Check(spec.Inputs(), inputs)
+	}
+	for _, path := range unknownPaths("", property.New(inputs)) {
+		failures = append(failures, diag.CheckFailure{Property: path, Reason: "is unknown: only a preview may hold unknown values"})
+	}
+	if len(failures) == 0 {
+		return nil
+	}
+	return &diag.InputError{Message: "invalid inputs", Failures: failures}
+}
+
+// unknownPaths are the property paths of v's unknown values, as a
+// CheckFailure names them.
+func unknownPaths(path string, v property.Value) []string {
+	switch {
+	case v.IsComputed():
+		return []string{path}
+	case v.IsArray():
+		var out []string
+		for i, e := range v.AsArray().All {
+			out = append(out, unknownPaths(fmt.Sprintf("%s[%d]", path, i), e)...)
+		}
+		return out
+	case v.IsMap():
+		var out []string
+		for k, e := range v.AsMap().AllStable {
+			if path != "" {
+				k = path + "." + k
+			}
+			out = append(out, unknownPaths(k, e)...)
+		}
+		return out
+	}
+	return nil
 }
 
 // applyDefaults fills schema defaults (defaultValue) for absent inputs and marks inputs
@@ -291,6 +343,9 @@ func (p *Provider) create(ctx context.Context, req custom.CreateRequest, preview
 	if preview {
 		return custom.CreateResponse{Outputs: p.previewOutputs(req.Type, req.Inputs)}, nil
 	}
+	if err := p.checkApplied(req.Type, req.Inputs); err != nil {
+		return custom.CreateResponse{}, err
+	}
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
 	resp, err := r.Create(ctx, req)
@@ -312,6 +367,9 @@ func (p *Provider) update(ctx context.Context, req custom.UpdateRequest, preview
 	}
 	if preview {
 		return custom.UpdateResponse{Outputs: p.previewOutputs(req.Type, req.Inputs)}, nil
+	}
+	if err := p.checkApplied(req.Type, req.Inputs); err != nil {
+		return custom.UpdateResponse{}, err
 	}
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
@@ -335,7 +393,7 @@ func (p *Provider) read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 	}
 	rr, ok := implemented[custom.ResourceWithRead](r)
 	if !ok {
-		if req.Inputs.Len() == 0 && req.Outputs.Len() == 0 {
+		if req.Inputs.Len() == 0 && req.Outputs.Len() == 0 && p.recordsSomething(req.Type) {
 			return custom.ReadResponse{}, fmt.Errorf("%s %q cannot be imported: its backend has no Read", req.Type, req.Name)
 		}
 		return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil // as recorded
