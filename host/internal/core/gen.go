@@ -69,6 +69,9 @@ func (p *Provider) loadFromTypes() (*schema.Package, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(p.parts) > 0 {
+		return p.withParts(doc)
+	}
 	var buf bytes.Buffer
 	writeJSON(&buf, doc)
 	s, err := schema.LoadJSON(buf.Bytes())
@@ -150,6 +153,7 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 		add(doc, "provider", prov)
 	}
 
+	declared := partTokens(p.parts) // a part describes these
 	resources := mapping()
 	for _, tok := range slices.Sorted(func(yield func(string) bool) {
 		for tok := range p.componentTokens() {
@@ -163,7 +167,9 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 			}
 		}
 	}) {
-		add(resources, tok, g.resource(tok))
+		if !declared["resources"][tok] {
+			add(resources, tok, g.resource(tok))
+		}
 	}
 	functions := mapping()
 	for _, tok := range slices.Sorted(func(yield func(string) bool) {
@@ -183,7 +189,9 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 			}
 		}
 	}) {
-		add(functions, tok, g.function(tok))
+		if !declared["functions"][tok] {
+			add(functions, tok, g.function(tok))
+		}
 	}
 	for _, tok := range slices.Sorted(maps.Keys(g.refs)) {
 		if _, ok := g.types[tok]; !ok {

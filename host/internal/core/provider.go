@@ -14,6 +14,7 @@ import (
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"gopkg.in/yaml.v3"
 
 	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/schema"
@@ -64,6 +65,8 @@ type definition struct {
 	decodeConfig    func(config property.Map) (any, error)               // WithConfig: the values as its type
 	parameterize    ParameterizeFunc                                     // WithParameterize
 	noSchema        bool                                                 // WithoutSchema
+	schemaSrc       []byte                                               // WithSchema's source, for parts to join
+	parts           [][]byte                                             // AddSchemaPart: sections a backend declares
 	generating      bool                                                 // building the schema from types: WithSchema is ignored
 	maxProcs        int                                                  // GOMAXPROCS for Main; 0 leaves Go's default
 }
@@ -122,6 +125,17 @@ func (p *Provider) Finish() error {
 		s, err := p.loadFromTypes()
 		if err != nil {
 			return fmt.Errorf("provider %s: %w\n(or give the schema with host.WithSchema, or serve none and check nothing with host.WithoutSchema)", name, err)
+		}
+		p.schema = s
+	}
+	if len(p.parts) > 0 && !fromTypes && p.schema != nil { // fromTypes joined them already
+		var doc yaml.Node
+		if err := yaml.Unmarshal(p.schemaSrc, &doc); err != nil || len(doc.Content) != 1 {
+			return fmt.Errorf("provider %s: schema: %v", name, err)
+		}
+		s, err := p.withParts(doc.Content[0])
+		if err != nil {
+			return fmt.Errorf("provider %s: %w", name, err)
 		}
 		p.schema = s
 	}
@@ -214,7 +228,7 @@ func (p *Provider) SetSchema(src []byte) error {
 	if err != nil {
 		return err
 	}
-	p.schema = s
+	p.schema, p.schemaSrc = s, src
 	return nil
 }
 
