@@ -7,8 +7,9 @@
 // objects, never for map keys. The mapping of one object's names is computed
 // from all of its names together (PropertyNames): a name that is not plain
 // snake_case, or whose camel form two names of the object share (foo_bar
-// and fooBar), keeps its Terraform name, so the mapping is a bijection and
-// the reverse lookup never un-camels. Inside a value of DynamicPseudoType
+// and fooBar), keeps its Terraform name; a name Pulumi's SDKs cannot take
+// somewhere (urn, constructor, opts...) gets "_" appended. The mapping is
+// one-to-one and the reverse lookup never un-camels. Inside a value of DynamicPseudoType
 // object attribute names are kept as they are: no type exists to map them
 // back.
 //
@@ -24,6 +25,7 @@
 package tfvalue
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -32,8 +34,8 @@ import (
 // name: offset_days -> offsetDays. A name that is not plain snake_case
 // (lower-case letters, digits and single inner underscores, each part after
 // the first starting with a letter) is returned unchanged. Within one
-// object, names that would collide keep their Terraform names: see
-// PropertyNames.
+// object, names that would collide keep their Terraform names and reserved
+// names are renamed: see PropertyNames.
 func PropertyName(tfName string) string {
 	if !strings.Contains(tfName, "_") {
 		return tfName
@@ -62,8 +64,9 @@ func PropertyName(tfName string) string {
 
 // PropertyNames maps the Terraform names of one object's attributes (and
 // blocks) to property names: PropertyName of each, except that all names
-// whose property name is shared by another name keep their Terraform
-// names. The result is one-to-one, and deterministic whatever the order.
+// whose property name is shared by another name keep their Terraform names,
+// and a reserved name gets "_" appended (as many as make it unique). The
+// result is one-to-one, and deterministic whatever the order.
 func PropertyNames(tfNames []string) map[string]string {
 	out := make(map[string]string, len(tfNames))
 	count := make(map[string]int, len(tfNames))
@@ -72,12 +75,38 @@ func PropertyNames(tfNames []string) map[string]string {
 		out[n] = p
 		count[p]++
 	}
+	used := make(map[string]bool, len(tfNames))
+	var clash []string
 	for _, n := range tfNames {
 		if count[out[n]] > 1 {
 			out[n] = n
 		}
+		if reserved[out[n]] {
+			clash = append(clash, n)
+		} else {
+			used[out[n]] = true
+		}
+	}
+	sort.Strings(clash)
+	for _, n := range clash {
+		p := out[n] + "_"
+		for used[p] || reserved[p] {
+			p += "_"
+		}
+		out[n], used[p] = p, true
 	}
 	return out
+}
+
+// reserved are property names some Pulumi SDK generator cannot take in some
+// position (schema.Package.LanguageProblems): a resource output urn,
+// constructor or getProvider (TypeScript), pulumiResourceName or
+// pulumiResourceType (Go), a function input opts or any __self__ (Python).
+// They are renamed everywhere: one rule for every position.
+var reserved = map[string]bool{
+	"urn": true, "constructor": true, "getProvider": true,
+	"pulumiResourceName": true, "pulumiResourceType": true,
+	"opts": true, "__self__": true,
 }
 
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }

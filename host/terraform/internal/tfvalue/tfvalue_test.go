@@ -39,15 +39,22 @@ func TestPropertyName(t *testing.T) {
 }
 
 func TestPropertyNames(t *testing.T) {
-	got := PropertyNames([]string{"foo_bar", "fooBar", "offset_days", "a__b", "a_b", "aB2", "x"})
+	got := PropertyNames([]string{"foo_bar", "fooBar", "offset_days", "a__b", "a_b", "aB2", "x",
+		"urn", "urn_", "get_provider", "opts", "__self__", "constructor"})
 	want := map[string]string{
-		"foo_bar":     "foo_bar",
-		"fooBar":      "fooBar",
-		"offset_days": "offsetDays",
-		"a__b":        "a__b",
-		"a_b":         "aB",
-		"aB2":         "aB2",
-		"x":           "x",
+		"urn":          "urn__",
+		"urn_":         "urn_",
+		"get_provider": "getProvider_",
+		"opts":         "opts_",
+		"__self__":     "__self___",
+		"constructor":  "constructor_",
+		"foo_bar":      "foo_bar",
+		"fooBar":       "fooBar",
+		"offset_days":  "offsetDays",
+		"a__b":         "a__b",
+		"a_b":          "aB",
+		"aB2":          "aB2",
+		"x":            "x",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)
@@ -99,6 +106,7 @@ func testBlock() *tfprotov6.SchemaBlock {
 			{Name: "password", Type: tftypes.String, Optional: true, Sensitive: true},
 			{Name: "foo_bar", Type: tftypes.String, Optional: true},
 			{Name: "fooBar", Type: tftypes.String, Optional: true},
+			{Name: "urn", Type: tftypes.String, Optional: true},
 			{Name: "single_nested", NestedType: &tfprotov6.SchemaObject{Nesting: tfprotov6.SchemaObjectNestingModeSingle, Attributes: inner}, Optional: true},
 			{Name: "list_nested", NestedType: &tfprotov6.SchemaObject{Nesting: tfprotov6.SchemaObjectNestingModeList, Attributes: inner}, Optional: true},
 			{Name: "set_nested", NestedType: &tfprotov6.SchemaObject{Nesting: tfprotov6.SchemaObjectNestingModeSet, Attributes: inner}, Optional: true},
@@ -202,6 +210,7 @@ func TestRoundTrip(t *testing.T) {
 			"subItems": arr(pmap(map[string]property.Value{"itemName": str("i")}), pmap(map[string]property.Value{})),
 		})},
 		"collision": {"name": str("n"), "foo_bar": str("a"), "fooBar": str("b")},
+		"reserved":  {"name": str("n"), "urn_": str("u")},
 		"dynamic": {"name": str("n"), "anything": pmap(map[string]property.Value{
 			"snake_key": arr(str("x"), num(1), property.New(true), property.Value{}, pmap(map[string]property.Value{})),
 			"n":         property.Value{},
@@ -515,6 +524,7 @@ func TestPropertyPath(t *testing.T) {
 		{p(), ""},
 		{p().WithAttributeName("offset_days"), "offsetDays"},
 		{p().WithAttributeName("foo_bar"), "foo_bar"},
+		{p().WithAttributeName("urn"), "urn_"},
 		{p().WithAttributeName("rule").WithElementKeyInt(0).WithAttributeName("foo_bar"), "rule[0].fooBar"},
 		{p().WithAttributeName("rule").WithElementKeyInt(2).WithAttributeName("sub_rule").WithElementKeyValue(tftypes.NewValue(tftypes.String, "x")).WithAttributeName("foo_bar"), "rule[2].subRule"},
 		{p().WithAttributeName("triggers").WithElementKeyString("a"), `triggers["a"]`},
