@@ -66,9 +66,9 @@ type Package struct {
 	DataSources map[string]string   // function token -> data source type name
 	Functions   map[string]Function // function token -> provider-defined function
 
-	// Problems are the LanguageProblems left: names of properties some SDK
-	// cannot take (two attributes only case tells apart). Tokens are
-	// renamed instead.
+	// Problems are the LanguageProblems left after renaming tokens: names
+	// of properties some SDK cannot take (foo_bar beside fooBar, both
+	// foo_bar in Python). The caller decides whether to refuse them.
 	Problems []schema.Problem
 }
 
