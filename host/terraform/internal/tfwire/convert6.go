@@ -391,7 +391,8 @@ func importedResourcesFrom6(rs []*tfplugin6.ImportResourceState_ImportedResource
 
 // parseType reads a type as providers send it, cty's JSON type notation.
 func parseType(b []byte) (tftypes.Type, error) {
-	t, err := tftypes.ParseJSONType(b) //nolint:staticcheck // the public parser of this notation
+	//lint:ignore SA1019 the public parser of cty JSON types; deprecated for third parties, used knowingly.
+	t, err := tftypes.ParseJSONType(b)
 	if err != nil {
 		return nil, fmt.Errorf("type %s: %w", b, err)
 	}

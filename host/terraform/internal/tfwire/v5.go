@@ -136,10 +136,11 @@ func (s *v5) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResource
 		return nil, rpcError(s.name, "PlanResourceChange", err)
 	}
 	return &tfprotov6.PlanResourceChangeResponse{
-		PlannedState:                dynamicValueFrom5(r.PlannedState),
-		RequiresReplace:             attributePathsFrom5(r.RequiresReplace),
-		PlannedPrivate:              r.PlannedPrivate,
-		Diagnostics:                 diagnosticsFrom5(r.Diagnostics),
+		PlannedState:    dynamicValueFrom5(r.PlannedState),
+		RequiresReplace: attributePathsFrom5(r.RequiresReplace),
+		PlannedPrivate:  r.PlannedPrivate,
+		Diagnostics:     diagnosticsFrom5(r.Diagnostics),
+		//lint:ignore SA1019 Terraform relaxes its checks for legacy-SDK providers; callers must know.
 		UnsafeToUseLegacyTypeSystem: r.LegacyTypeSystem,
 		Deferred:                    deferredFrom5(r.Deferred),
 		PlannedIdentity:             resourceIdentityDataFrom5(r.PlannedIdentity),
@@ -161,9 +162,10 @@ func (s *v5) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResour
 		return nil, rpcError(s.name, "ApplyResourceChange", err)
 	}
 	return &tfprotov6.ApplyResourceChangeResponse{
-		NewState:                    dynamicValueFrom5(r.NewState),
-		Private:                     r.Private,
-		Diagnostics:                 diagnosticsFrom5(r.Diagnostics),
+		NewState:    dynamicValueFrom5(r.NewState),
+		Private:     r.Private,
+		Diagnostics: diagnosticsFrom5(r.Diagnostics),
+		//lint:ignore SA1019 Terraform relaxes its checks for legacy-SDK providers; callers must know.
 		UnsafeToUseLegacyTypeSystem: r.LegacyTypeSystem,
 		NewIdentity:                 resourceIdentityDataFrom5(r.NewIdentity),
 	}, nil

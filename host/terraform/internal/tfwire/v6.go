@@ -134,10 +134,11 @@ func (s *v6) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResource
 		return nil, rpcError(s.name, "PlanResourceChange", err)
 	}
 	return &tfprotov6.PlanResourceChangeResponse{
-		PlannedState:                dynamicValueFrom6(r.PlannedState),
-		RequiresReplace:             attributePathsFrom6(r.RequiresReplace),
-		PlannedPrivate:              r.PlannedPrivate,
-		Diagnostics:                 diagnosticsFrom6(r.Diagnostics),
+		PlannedState:    dynamicValueFrom6(r.PlannedState),
+		RequiresReplace: attributePathsFrom6(r.RequiresReplace),
+		PlannedPrivate:  r.PlannedPrivate,
+		Diagnostics:     diagnosticsFrom6(r.Diagnostics),
+		//lint:ignore SA1019 Terraform relaxes its checks for legacy-SDK providers; callers must know.
 		UnsafeToUseLegacyTypeSystem: r.LegacyTypeSystem,
 		Deferred:                    deferredFrom6(r.Deferred),
 		PlannedIdentity:             resourceIdentityDataFrom6(r.PlannedIdentity),
@@ -159,9 +160,10 @@ func (s *v6) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResour
 		return nil, rpcError(s.name, "ApplyResourceChange", err)
 	}
 	return &tfprotov6.ApplyResourceChangeResponse{
-		NewState:                    dynamicValueFrom6(r.NewState),
-		Private:                     r.Private,
-		Diagnostics:                 diagnosticsFrom6(r.Diagnostics),
+		NewState:    dynamicValueFrom6(r.NewState),
+		Private:     r.Private,
+		Diagnostics: diagnosticsFrom6(r.Diagnostics),
+		//lint:ignore SA1019 Terraform relaxes its checks for legacy-SDK providers; callers must know.
 		UnsafeToUseLegacyTypeSystem: r.LegacyTypeSystem,
 		NewIdentity:                 resourceIdentityDataFrom6(r.NewIdentity),
 	}, nil

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the round trip covers UnsafeToUseLegacyTypeSystem too.
+
 package tfwire
 
 import (
