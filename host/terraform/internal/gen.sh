@@ -3,12 +3,15 @@
 # protocol 5.11 and 6.11 .proto files of terraform-plugin-go v0.31.0.
 #
 # Generators (put them on PATH, or set PROTOC):
-#   protoc              libprotoc 35.1, from PyPI's grpcio-tools 1.85.1
+#   protoc              libprotoc 35.1 (headers say v7.35.1), from PyPI's grpcio-tools 1.85.1
 #                       (python3 -m venv /tmp/protoc-venv &&
 #                        /tmp/protoc-venv/bin/pip install grpcio-tools==1.85.1;
 #                        PROTOC="/tmp/protoc-venv/bin/python -m grpc_tools.protoc")
 #   protoc-gen-go       v1.36.12 (google.golang.org/protobuf, as in go.mod)
 #   protoc-gen-go-grpc  v1.6.2
+#   (one `GOBIN=/tmp/gobin go install PKG@VERSION` each, PKG being
+#    google.golang.org/protobuf/cmd/protoc-gen-go and
+#    google.golang.org/grpc/cmd/protoc-gen-go-grpc; then PATH=/tmp/gobin:$PATH)
 #
 # Terraform-plugin-go links its own copies of these protos into any binary
 # that serves a provider (tf5server, tf6server), registered as
