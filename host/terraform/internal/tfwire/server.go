@@ -1,7 +1,8 @@
 // Package tfwire speaks the Terraform plugin protocol to a provider: it
-// starts a provider binary (or attaches to a running one) with go-plugin's
-// handshake and serves both protocol 5 and protocol 6 providers as one
-// [Server], in terraform-plugin-go's protocol 6 types.
+// starts a provider binary ([Start]) or attaches to one running in debug
+// mode ([Attach]) with go-plugin's handshake, and serves both protocol 5
+// and protocol 6 providers as one [Server], in terraform-plugin-go's
+// protocol 6 types: a [Client].
 package tfwire
 
 import (

@@ -1,0 +1,230 @@
+package tfwire
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	plugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/polyhost/polyhost/host/terraform/internal/tfplugin5"
+	"github.com/polyhost/polyhost/host/terraform/internal/tfplugin6"
+)
+
+// handshake is Terraform's: a provider refuses to serve without this cookie.
+var handshake = plugin.HandshakeConfig{
+	MagicCookieKey:   "TF_PLUGIN_MAGIC_COOKIE",
+	MagicCookieValue: "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2",
+}
+
+// DefaultStartTimeout bounds a provider's start when Config.StartTimeout is 0.
+const DefaultStartTimeout = time.Minute
+
+// Config says how to start a provider binary.
+type Config struct {
+	Path string   // the provider binary
+	Args []string // its arguments
+	Env  []string // added to this process's environment, "KEY=value"
+	// Log receives the provider's log lines (its stderr, as go-plugin
+	// forwards it) and go-plugin's own, level one of trace, debug, info,
+	// warn, error, msg ending in key=value pairs. Nil drops them.
+	Log          func(level, msg string)
+	StartTimeout time.Duration // DefaultStartTimeout when 0
+}
+
+// Client is a provider process reached over gRPC, speaking protocol 5 or 6.
+// It is a [Server]; Go errors from its methods are transport failures (the
+// provider's own errors come back as diagnostics).
+type Client struct {
+	Server  // the protocol 5 or 6 translator
+	pc      *plugin.Client
+	version int
+	abort   func() // kills a process we started
+}
+
+// Start starts the provider binary and completes go-plugin's handshake,
+// preferring protocol 6. Cancelling ctx aborts the start; it does not bound
+// the provider's life, which ends with Close.
+func Start(ctx context.Context, cfg Config) (*Client, error) {
+	timeout := cfg.StartTimeout
+	if timeout <= 0 {
+		timeout = DefaultStartTimeout
+	}
+	// Cancelling ctx during the start kills the process: go-plugin's own
+	// Kill waits for the start to end.
+	startCtx, abort := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(startCtx, cfg.Path, cfg.Args...)
+	// Our Env must win over the host's, so the host's comes first.
+	cmd.Env = append(os.Environ(), cfg.Env...)
+	pc := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  handshake,
+		VersionedPlugins: versionedPlugins,
+		Cmd:              cmd,
+		SkipHostEnv:      true,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		StartTimeout:     timeout,
+		Logger:           newLogger(cfg.Log),
+		SyncStderr:       newLogWriter(cfg.Log, filepath.Base(cfg.Path)),
+	})
+	c, err := connect(ctx, pc, filepath.Base(cfg.Path), 0, abort)
+	if err != nil {
+		abort()
+		return nil, fmt.Errorf("start terraform provider %s: %w", cfg.Path, err)
+	}
+	return c, nil
+}
+
+// Attach connects to a provider already running in debug mode, from the
+// JSON value TF_REATTACH_PROVIDERS holds for one provider, e.g.
+// {"Protocol":"grpc","ProtocolVersion":6,"Pid":42,"Test":true,
+// "Addr":{"Network":"unix","String":"/tmp/plugin123"}}. name names the
+// provider in errors. Close does not stop a provider attached with "Test".
+func Attach(ctx context.Context, name, reattach string, log func(level, msg string)) (*Client, error) {
+	rc, err := parseReattach(reattach)
+	if err != nil {
+		return nil, fmt.Errorf("attach terraform provider %s: %w", name, err)
+	}
+	ps, ok := versionedPlugins[rc.ProtocolVersion]
+	if !ok {
+		return nil, fmt.Errorf("attach terraform provider %s: unsupported protocol version %d", name, rc.ProtocolVersion)
+	}
+	pc := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  handshake,
+		Plugins:          ps,
+		Reattach:         rc,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		Logger:           newLogger(log),
+	})
+	c, err := connect(ctx, pc, name, rc.ProtocolVersion, func() {})
+	if err != nil {
+		return nil, fmt.Errorf("attach terraform provider %s: %w", name, err)
+	}
+	return c, nil
+}
+
+// ProtocolVersion is the protocol the provider speaks: 5 or 6.
+func (c *Client) ProtocolVersion() int { return c.version }
+
+// Close stops the provider: it closes the connection, which asks the
+// provider to exit, and kills the process if it has not exited after
+// go-plugin's grace period. It is safe to call more than once.
+func (c *Client) Close() error {
+	c.pc.Kill()
+	c.abort()
+	return nil
+}
+
+// connect completes the handshake and dispenses the provider's client
+// of the given protocol version (0: the negotiated one); abort ends the
+// start when ctx is done.
+func connect(ctx context.Context, pc *plugin.Client, name string, version int, abort func()) (*Client, error) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			abort()
+		case <-done:
+		}
+	}()
+	rpc, err := pc.Client()
+	close(done)
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		pc.Kill()
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			err = fmt.Errorf("%w (%v)", ctx.Err(), err)
+		}
+		return nil, err
+	}
+	raw, err := rpc.Dispense(pluginName)
+	if err != nil {
+		pc.Kill()
+		return nil, err
+	}
+	conn := raw.(*grpc.ClientConn)
+	if version == 0 {
+		version = pc.NegotiatedVersion()
+	}
+	c := &Client{pc: pc, version: version, abort: abort}
+	switch version {
+	case 5:
+		c.Server = &v5{name: name, pc: tfplugin5.NewProviderClient(conn)}
+	case 6:
+		c.Server = &v6{name: name, pc: tfplugin6.NewProviderClient(conn)}
+	default:
+		pc.Kill()
+		return nil, fmt.Errorf("unsupported protocol version %d", version)
+	}
+	return c, nil
+}
+
+// pluginName is the name Terraform gives the provider plugin in its sets.
+const pluginName = "provider"
+
+var versionedPlugins = map[int]plugin.PluginSet{
+	5: {pluginName: grpcPlugin{}},
+	6: {pluginName: grpcPlugin{}},
+}
+
+// grpcPlugin hands out the raw connection; the protocol's stubs wrap it.
+type grpcPlugin struct{ plugin.NetRPCUnsupportedPlugin }
+
+func (grpcPlugin) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
+	return errors.New("tfwire only calls providers")
+}
+
+func (grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	return conn, nil
+}
+
+// parseReattach reads go-plugin's ReattachConfig as Terraform writes it.
+func parseReattach(s string) (*plugin.ReattachConfig, error) {
+	var j struct {
+		Protocol        string
+		ProtocolVersion int
+		Pid             int
+		Test            bool
+		Addr            struct{ Network, String string }
+	}
+	if err := json.Unmarshal([]byte(s), &j); err != nil {
+		return nil, fmt.Errorf("reattach config: %w", err)
+	}
+	if j.Protocol != "" && j.Protocol != string(plugin.ProtocolGRPC) {
+		return nil, fmt.Errorf("reattach config: protocol %q, want grpc", j.Protocol)
+	}
+	var addr net.Addr
+	var err error
+	switch j.Addr.Network {
+	case "unix":
+		addr, err = net.ResolveUnixAddr("unix", j.Addr.String)
+	case "tcp":
+		addr, err = net.ResolveTCPAddr("tcp", j.Addr.String)
+	default:
+		err = fmt.Errorf("address network %q, want unix or tcp", j.Addr.Network)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reattach config: %w", err)
+	}
+	return &plugin.ReattachConfig{
+		Protocol:        plugin.ProtocolGRPC,
+		ProtocolVersion: j.ProtocolVersion,
+		Addr:            addr,
+		Pid:             j.Pid,
+		Test:            j.Test,
+	}, nil
+}
+
+// rpcError names the provider and the RPC in a transport failure.
+func rpcError(name, rpc string, err error) error {
+	return fmt.Errorf("terraform provider %s: %s: %w", name, rpc, err)
+}
