@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/polyhost/polyhost/tests/internal/tfprov6"
+	"github.com/polyhost/polyhost/internal/tfprov6"
 )
 
 // TestServer checks the parts the lifecycle tests of

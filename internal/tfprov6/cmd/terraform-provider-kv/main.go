@@ -1,5 +1,5 @@
 // Command terraform-provider-kv serves the kv test provider
-// (tests/internal/tfprov6) as a Terraform plugin binary, protocol 6.
+// (internal/tfprov6) as a Terraform plugin binary, protocol 6.
 package main
 
 import (
@@ -8,7 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
-	"github.com/polyhost/polyhost/tests/internal/tfprov6"
+	"github.com/polyhost/polyhost/internal/tfprov6"
 )
 
 var version = "0.1.0"
