@@ -29,9 +29,10 @@ const PrivateKey = "origin"
 type entryResource struct{ store *store }
 
 var (
-	_ resource.ResourceWithConfigure    = (*entryResource)(nil)
-	_ resource.ResourceWithImportState  = (*entryResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*entryResource)(nil)
+	_ resource.ResourceWithConfigure      = (*entryResource)(nil)
+	_ resource.ResourceWithImportState    = (*entryResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*entryResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*entryResource)(nil)
 )
 
 type entryModel struct {
@@ -92,6 +93,15 @@ func entrySchema() schema.Schema {
 
 func (r *entryResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = entrySchema()
+}
+
+// ValidateConfig warns of a ttl_seconds below a minute.
+func (r *entryResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var ttl types.Int64
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("ttl_seconds"), &ttl)...)
+	if !ttl.IsNull() && !ttl.IsUnknown() && ttl.ValueInt64() < 60 {
+		resp.Diagnostics.AddAttributeWarning(path.Root("ttl_seconds"), "short ttl", "entries living under a minute may expire before they are read")
+	}
 }
 
 func (r *entryResource) Configure(_ context.Context, req resource.ConfigureRequest, _ *resource.ConfigureResponse) {

@@ -7,7 +7,8 @@
 // Its resource kv_entry has an attribute of each kind the Terraform
 // backend maps (required, optional+computed with a default, computed,
 // sensitive, a map, a nested attribute, a nested block, one that requires
-// replacement), private state, import by key, a schema upgrade from
+// replacement), validators (an error, and a warning on ttl_seconds under
+// 60), private state, import by key, a schema upgrade from
 // version 0, and fail_after_apply, which makes an apply fail after it
 // stored the entry (a partial state). kv_entry is also a data source, and
 // checksum a provider function.

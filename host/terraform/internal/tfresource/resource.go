@@ -379,7 +379,7 @@ func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.V
 	case err != nil:
 		return "", property.Map{}, err
 	case id == "":
-		return "", property.Map{}, fmt.Errorf("%s: apply: the provider returned a state without an id", r.typeName)
+		return "", property.Map{}, fmt.Errorf("%s: apply: the provider returned a state without an id (a string attribute id)", r.typeName)
 	case failed != nil:
 		return id, outputs, &custom.PartialError{ID: id, Outputs: outputs, Err: failed}
 	}
@@ -397,7 +397,10 @@ func (r *Resource) prior(ctx context.Context, srv tfwire.Server, id resource.ID,
 		return tftypes.Value{}, nil, fmt.Errorf("%s: the state was recorded with schema version %d, newer than the provider's %d",
 			r.typeName, m.version, r.schema.Version)
 	}
-	state := outputs.Delete(StateKey).Set("id", property.New(string(id)))
+	state := outputs.Delete(StateKey)
+	if r.hasID() {
+		state = state.Set("id", property.New(string(id)))
+	}
 	raw, err := rawState(r.schema.Block, r.schema.Version, m.version, state)
 	if err != nil {
 		return tftypes.Value{}, nil, r.errorf("state", err)
@@ -418,6 +421,11 @@ func (r *Resource) prior(ctx context.Context, srv tfwire.Server, id resource.ID,
 		return tftypes.Value{}, nil, fmt.Errorf("%s: upgrade state: the provider returned no state", r.typeName)
 	}
 	return v, m.private, nil
+}
+
+// hasID reports whether the schema has the id attribute.
+func (r *Resource) hasID() bool {
+	return slices.ContainsFunc(r.schema.Block.Attributes, func(a *tfprotov6.SchemaAttribute) bool { return a.Name == "id" })
 }
 
 // outputs are a state's outputs and its id, StateKey added.

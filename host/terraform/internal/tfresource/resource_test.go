@@ -1,10 +1,12 @@
 package tfresource_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -470,5 +472,24 @@ func TestTwoServers(t *testing.T) {
 	}
 	if stored(t, rootA, "same") != nil || stored(t, rootB, "same") == nil {
 		t.Errorf("deleting A's entry: A %v, B %v", stored(t, rootA, "same"), stored(t, rootB, "same"))
+	}
+}
+
+// TestWarnings: the provider's warnings are logged, naming the type and
+// the property, and fail nothing.
+func TestWarnings(t *testing.T) {
+	var logged bytes.Buffer
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
+
+	ctx := context.Background()
+	root := t.TempDir()
+	r := newKV(t, root)
+	resp, err := r.Check(ctx, custom.CheckRequest{ResourceInfo: info(root), Inputs: in("key", "k", "value", "v", "ttlSeconds", 30.0)})
+	if err != nil || len(resp.Failures) > 0 {
+		t.Fatalf("Check: %v %v", err, resp.Failures)
+	}
+	if out := logged.String(); !strings.Contains(out, "short ttl") || !strings.Contains(out, "type=kv_entry") || !strings.Contains(out, "property=ttlSeconds") {
+		t.Errorf("logged %q, want the warning with its type and property", out)
 	}
 }
