@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -28,6 +29,7 @@ import (
 type kv struct {
 	*tfresource.Resource
 	schema *tfprotov6.Schema
+	server tfresource.ServerFunc
 }
 
 func newKV(t *testing.T, roots ...string) kv {
@@ -52,16 +54,17 @@ func newKV(t *testing.T, roots ...string) kv {
 		}
 		servers[root] = s
 	}
-	res, err := tfresource.New("kv_entry", schema, func(_ context.Context, info custom.ResourceInfo) (tfwire.Server, error) {
+	server := func(_ context.Context, info custom.ResourceInfo) (tfwire.Server, error) {
 		if s, ok := servers[info.Config.Get("root").AsString()]; ok {
 			return s, nil
 		}
 		return nil, errors.New("no provider of that root")
-	})
+	}
+	res, err := tfresource.New("kv_entry", schema, server)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return kv{res, schema}
+	return kv{res, schema, server}
 }
 
 func info(root string) custom.ResourceInfo {
@@ -491,5 +494,44 @@ func TestWarnings(t *testing.T) {
 	}
 	if out := logged.String(); !strings.Contains(out, "short ttl") || !strings.Contains(out, "type=kv_entry") || !strings.Contains(out, "property=ttlSeconds") {
 		t.Errorf("logged %q, want the warning with its type and property", out)
+	}
+}
+
+// deadlines records whether each apply had a deadline.
+type deadlines struct {
+	tfwire.Server
+	had []bool
+}
+
+func (d *deadlines) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	_, ok := ctx.Deadline()
+	d.had = append(d.had, ok)
+	return d.Server.ApplyResourceChange(ctx, req)
+}
+
+// TestTimeout: an apply runs under the request's timeout.
+func TestTimeout(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	kv := newKV(t, root)
+	srv, err := kv.server(ctx, info(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &deadlines{Server: srv}
+	r, err := tfresource.New("kv_entry", kv.schema, func(context.Context, custom.ResourceInfo) (tfwire.Server, error) { return d, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := in("key", "t", "value", "v")
+	cr, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: info(root), Inputs: inputs, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Delete(ctx, custom.DeleteRequest{ResourceInfo: info(root), ID: cr.ID, Outputs: cr.Outputs}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.had, []bool{true, false}) {
+		t.Errorf("deadlines of create (1 min) and delete (none): %v", d.had)
 	}
 }
