@@ -47,6 +47,7 @@ type Resource struct {
 	typeName string
 	schema   *tfprotov6.Schema
 	server   ServerFunc
+	props    map[string]string // property name of each top-level attribute and block
 }
 
 var _ interface {
@@ -61,10 +62,32 @@ var _ interface {
 // New returns the resource type typeName, of the given schema (from the
 // provider's GetProviderSchema), served by server.
 func New(typeName string, schema *tfprotov6.Schema, server ServerFunc) (*Resource, error) {
-	if schema == nil || schema.Block == nil {
-		return nil, fmt.Errorf("%s: no schema", typeName)
+	if schema == nil || schema.Block == nil || !whole(schema.Block) {
+		return nil, fmt.Errorf("%s: no schema, or one with a nil attribute or block", typeName)
 	}
-	return &Resource{typeName: typeName, schema: schema, server: server}, nil
+	var names []string
+	for _, a := range schema.Block.Attributes {
+		names = append(names, a.Name)
+	}
+	for _, b := range schema.Block.BlockTypes {
+		names = append(names, b.TypeName)
+	}
+	return &Resource{typeName: typeName, schema: schema, server: server, props: tfvalue.PropertyNames(names)}, nil
+}
+
+// whole reports whether a block has no nil attribute, nested type or block.
+func whole(b *tfprotov6.SchemaBlock) bool {
+	for _, a := range b.Attributes {
+		if a == nil || a.NestedType != nil && !whole(&tfprotov6.SchemaBlock{Attributes: a.NestedType.Attributes}) {
+			return false
+		}
+	}
+	for _, nb := range b.BlockTypes {
+		if nb == nil || nb.Block == nil || !whole(nb.Block) {
+			return false
+		}
+	}
+	return true
 }
 
 // Check validates the inputs as Terraform validates a configuration.
@@ -72,7 +95,7 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 	if failures := r.checkInputs(req.Inputs); len(failures) > 0 {
 		return custom.CheckResponse{Inputs: req.Inputs, Failures: failures}, nil
 	}
-	cfg, err := r.config(req.Inputs)
+	cfg, err := tfvalue.ToTerraform(r.schema.Block, req.Inputs)
 	if err != nil {
 		return custom.CheckResponse{Inputs: req.Inputs, Failures: []diag.CheckFailure{{Reason: err.Error()}}}, nil
 	}
@@ -108,15 +131,11 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 		}
 		failures = r.failures(ctx, pr.Diagnostics)
 	}
-	raw, err := tfvalue.ToTerraform(r.schema.Block, req.Inputs) // without the empty blocks config adds
+	inputs, err := tfvalue.FromTerraform(r.schema.Block, cfg)
 	if err != nil {
 		return custom.CheckResponse{}, r.errorf("check", err)
 	}
-	inputs, err := tfvalue.FromTerraform(r.schema.Block, raw)
-	if err != nil {
-		return custom.CheckResponse{}, r.errorf("check", err)
-	}
-	return custom.CheckResponse{Inputs: keepSecrets(req.Inputs, inputs), Failures: failures}, nil
+	return custom.CheckResponse{Inputs: normalized(req.Inputs, inputs), Failures: failures}, nil
 }
 
 // Diff plans the change from the recorded state to the inputs.
@@ -281,7 +300,7 @@ func (r *Resource) importState(ctx context.Context, srv tfwire.Server, id resour
 func (r *Resource) inputsOf(outputs property.Map, importing bool, old property.Map) (property.Map, error) {
 	keep := map[string]bool{}
 	for _, a := range r.schema.Block.Attributes {
-		name := tfvalue.PropertyName(a.Name)
+		name := r.props[a.Name]
 		switch {
 		case a.Name == "id":
 		case a.Required || (a.Optional && !a.Computed):
@@ -292,7 +311,7 @@ func (r *Resource) inputsOf(outputs property.Map, importing bool, old property.M
 		}
 	}
 	for _, b := range r.schema.Block.BlockTypes {
-		keep[tfvalue.PropertyName(b.TypeName)] = true
+		keep[r.props[b.TypeName]] = true
 	}
 	inputs := map[string]property.Value{}
 	for k, v := range outputs.All {
@@ -312,7 +331,7 @@ type planned struct {
 
 // plan plans the change from prior to inputs.
 func (r *Resource) plan(ctx context.Context, srv tfwire.Server, prior tftypes.Value, private []byte, inputs property.Map) (planned, error) {
-	cfg, err := r.config(inputs)
+	cfg, err := tfvalue.ToTerraform(r.schema.Block, inputs)
 	if err != nil {
 		return planned{}, r.errorf("inputs", err)
 	}
@@ -457,7 +476,7 @@ func (r *Resource) diff(prior, plan tftypes.Value, replace []*tftypes.AttributeP
 	var computed map[string]custom.DiffKind
 	add := func(name string, input bool) {
 		p, q := attr(pm, qm, name)
-		prop := tfvalue.PropertyName(name)
+		prop := r.props[name]
 		rep := slices.Contains(replaces, prop)
 		if p.Equal(q) && !rep || name == "id" {
 			return
@@ -517,25 +536,23 @@ func changeKind(prior, plan tftypes.Value, replace bool) custom.DiffKind {
 // checkInputs reports inputs that are no attribute a configuration sets,
 // or whose values do not convert to their attribute's type.
 func (r *Resource) checkInputs(inputs property.Map) []diag.CheckFailure {
-	types := map[string]tftypes.Type{}
-	computed := map[string]bool{}
+	settable := map[string]bool{} // property name -> a configuration sets it
 	for _, a := range r.schema.Block.Attributes {
-		name := tfvalue.PropertyName(a.Name)
-		types[name], computed[name] = a.ValueType(), !a.Required && !a.Optional
+		settable[r.props[a.Name]] = a.Required || a.Optional
 	}
 	for _, b := range r.schema.Block.BlockTypes {
-		types[tfvalue.PropertyName(b.TypeName)] = b.ValueType()
+		settable[r.props[b.TypeName]] = true
 	}
 	var failures []diag.CheckFailure
 	for k, v := range inputs.AllStable {
-		t, ok := types[k]
+		set, ok := settable[k]
 		switch {
 		case !ok:
 			failures = append(failures, diag.CheckFailure{Property: k, Reason: fmt.Sprintf("%s has no such attribute", r.typeName)})
-		case computed[k]:
+		case !set:
 			failures = append(failures, diag.CheckFailure{Property: k, Reason: "computed by the provider; it cannot be set"})
-		default:
-			if _, err := tfvalue.ValueToTerraform(t, v); err != nil {
+		default: // the error names the path inside k
+			if _, err := tfvalue.ToTerraform(r.schema.Block, property.NewMap(map[string]property.Value{k: v})); err != nil {
 				failures = append(failures, diag.CheckFailure{Property: k, Reason: err.Error()})
 			}
 		}
@@ -606,15 +623,6 @@ func (r *Resource) path(p *tftypes.AttributePath) string {
 	return tfvalue.PropertyPath(r.schema.Block, p)
 }
 
-// config is the configuration of inputs.
-func (r *Resource) config(inputs property.Map) (tftypes.Value, error) {
-	cfg, err := tfvalue.ToTerraform(r.schema.Block, inputs)
-	if err != nil {
-		return tftypes.Value{}, err
-	}
-	return emptyBlocks(r.schema.Block, cfg)
-}
-
 func (r *Resource) errorf(step string, err error) error {
 	return fmt.Errorf("%s: %s: %w", r.typeName, step, err)
 }
@@ -636,15 +644,19 @@ func (r *Resource) decode(d *tfprotov6.DynamicValue) (tftypes.Value, error) {
 	return d.Unmarshal(r.schema.ValueType())
 }
 
-// keepSecrets marks secret each key of inputs that held a secret in old:
-// converting unwrapped it.
-func keepSecrets(old, inputs property.Map) property.Map {
+// normalized are the keys of inputs with their converted values: secret
+// when they held a secret (converting unwrapped it), null when conversion
+// left them out.
+func normalized(inputs, converted property.Map) property.Map {
+	out := make(map[string]property.Value, inputs.Len())
 	for k, v := range inputs.All {
-		if old.Get(k).HasSecrets() {
-			inputs = inputs.Set(k, v.WithSecret(true))
+		c := converted.Get(k)
+		if v.HasSecrets() {
+			c = c.WithSecret(true)
 		}
+		out[k] = c
 	}
-	return inputs
+	return property.NewMap(out)
 }
 
 // withTimeout bounds ctx by d, if any.

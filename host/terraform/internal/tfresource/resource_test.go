@@ -242,7 +242,7 @@ func TestLifecycle(t *testing.T) {
 }
 
 // TestPreview: Check and Diff take unknown inputs; an unknown value
-// changes, an unknown key replaces.
+// changes, an unknown key replaces. Check keeps an input secret.
 func TestPreview(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
@@ -256,6 +256,10 @@ func TestPreview(t *testing.T) {
 	}
 	if !chk.Inputs.Get("value").IsComputed() {
 		t.Errorf("Check inputs %v, want value unknown", chk.Inputs)
+	}
+	chk, err = r.Check(ctx, custom.CheckRequest{ResourceInfo: ri, Inputs: in("key", "p", "value", property.New("v").WithSecret(true))})
+	if err != nil || len(chk.Failures) > 0 || !chk.Inputs.Get("value").Secret() || chk.Inputs.Len() != 2 {
+		t.Errorf("Check of a secret: %v %v %v, want the same two inputs, value secret", chk.Inputs, chk.Failures, err)
 	}
 	inputs := in("key", "p", "value", "v")
 	cr, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: ri, Inputs: inputs})
@@ -432,6 +436,7 @@ func TestCheckFailures(t *testing.T) {
 		{"missing", in("key", "k"), "value", "required"},
 		{"missing nested", in("key", "k", "value", "v", "owner", in("email", "e")), "owner.name", "required"},
 		{"provider validation", in("key", "Bad Key", "value", "v"), "key", "invalid key"},
+		{"nested wrong type", in("key", "k", "value", "v", "rule", list(property.New(in("name", "r", "maxSize", "big")))), "rule", "rule[0].maxSize"},
 		{"nested validation", in("key", "k", "value", "v", "rule", list(property.New(in("name", "r", "maxSize", -1.0)))), "rule[0].maxSize", "negative"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

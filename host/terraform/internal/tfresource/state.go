@@ -4,8 +4,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -177,12 +179,15 @@ func jsonOf(typ tftypes.Type, v tftypes.Value) (any, error) {
 // legacyObject writes outputs recorded with an older schema as JSON.
 func legacyObject(block *tfprotov6.SchemaBlock, m property.Map) (map[string]any, error) {
 	types := map[string]tftypes.Type{}
-	names := map[string]string{}
 	for _, a := range block.Attributes {
-		names[tfvalue.PropertyName(a.Name)], types[a.Name] = a.Name, a.ValueType()
+		types[a.Name] = a.ValueType()
 	}
 	for _, b := range block.BlockTypes {
-		names[tfvalue.PropertyName(b.TypeName)], types[b.TypeName] = b.TypeName, b.ValueType()
+		types[b.TypeName] = b.ValueType()
+	}
+	names := map[string]string{} // property name -> Terraform name
+	for tf, prop := range tfvalue.PropertyNames(slices.Collect(maps.Keys(types))) {
+		names[prop] = tf
 	}
 	out := map[string]any{}
 	for k, v := range m.All {
