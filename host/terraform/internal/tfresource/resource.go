@@ -106,7 +106,7 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 	if len(failures) > 0 {
 		return custom.CheckResponse{Inputs: req.Inputs, Failures: failures}, nil
 	}
-	srv, err := r.server(ctx, req.ResourceInfo)
+	srv, err := r.connect(ctx, req.ResourceInfo)
 	if err != nil {
 		return custom.CheckResponse{}, r.errorf("check", err)
 	}
@@ -114,7 +114,7 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 	if err != nil {
 		return custom.CheckResponse{}, r.errorf("check", err)
 	}
-	vr, err := srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: r.typeName, Config: dcfg})
+	vr, err := answer(srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: r.typeName, Config: dcfg}))
 	if err != nil {
 		return custom.CheckResponse{}, r.errorf("validate", err)
 	}
@@ -140,7 +140,7 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 
 // Diff plans the change from the recorded state to the inputs.
 func (r *Resource) Diff(ctx context.Context, req custom.DiffRequest) (custom.DiffResponse, error) {
-	srv, err := r.server(ctx, req.ResourceInfo)
+	srv, err := r.connect(ctx, req.ResourceInfo)
 	if err != nil {
 		return custom.DiffResponse{}, r.errorf("diff", err)
 	}
@@ -159,7 +159,7 @@ func (r *Resource) Diff(ctx context.Context, req custom.DiffRequest) (custom.Dif
 func (r *Resource) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	srv, err := r.server(ctx, req.ResourceInfo)
+	srv, err := r.connect(ctx, req.ResourceInfo)
 	if err != nil {
 		return custom.CreateResponse{}, r.errorf("create", err)
 	}
@@ -175,7 +175,7 @@ func (r *Resource) Create(ctx context.Context, req custom.CreateRequest) (custom
 func (r *Resource) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	srv, err := r.server(ctx, req.ResourceInfo)
+	srv, err := r.connect(ctx, req.ResourceInfo)
 	if err != nil {
 		return custom.UpdateResponse{}, r.errorf("update", err)
 	}
@@ -199,7 +199,7 @@ func (r *Resource) Update(ctx context.Context, req custom.UpdateRequest) (custom
 func (r *Resource) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	srv, err := r.server(ctx, req.ResourceInfo)
+	srv, err := r.connect(ctx, req.ResourceInfo)
 	if err != nil {
 		return custom.DeleteResponse{}, r.errorf("delete", err)
 	}
@@ -212,8 +212,8 @@ func (r *Resource) Delete(ctx context.Context, req custom.DeleteRequest) (custom
 		return custom.DeleteResponse{}, r.errorf("delete", err)
 	}
 	dnull, _ := r.dynamic(r.null())
-	resp, err := srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
-		TypeName: r.typeName, PriorState: dprior, PlannedState: dnull, Config: dnull, PlannedPrivate: private})
+	resp, err := answer(srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: r.typeName, PriorState: dprior, PlannedState: dnull, Config: dnull, PlannedPrivate: private}))
 	if err != nil {
 		return custom.DeleteResponse{}, r.errorf("delete", err)
 	}
@@ -223,7 +223,7 @@ func (r *Resource) Delete(ctx context.Context, req custom.DeleteRequest) (custom
 // Read refreshes the recorded state, or imports the resource of ID when
 // the request has nothing else. A resource gone has an empty ID.
 func (r *Resource) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
-	srv, err := r.server(ctx, req.ResourceInfo)
+	srv, err := r.connect(ctx, req.ResourceInfo)
 	if err != nil {
 		return custom.ReadResponse{}, r.errorf("read", err)
 	}
@@ -242,7 +242,7 @@ func (r *Resource) Read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 	if err != nil {
 		return custom.ReadResponse{}, r.errorf("read", err)
 	}
-	resp, err := srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: r.typeName, CurrentState: dcur, Private: private})
+	resp, err := answer(srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: r.typeName, CurrentState: dcur, Private: private}))
 	if err != nil {
 		return custom.ReadResponse{}, r.errorf("read", err)
 	}
@@ -267,7 +267,7 @@ func (r *Resource) Read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 // importState is the state ImportResourceState imports for id: null when
 // the provider found nothing.
 func (r *Resource) importState(ctx context.Context, srv tfwire.Server, id resource.ID) (tftypes.Value, []byte, error) {
-	resp, err := srv.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: r.typeName, ID: string(id)})
+	resp, err := answer(srv.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: r.typeName, ID: string(id)}))
 	if err != nil {
 		return tftypes.Value{}, nil, r.errorf("import", err)
 	}
@@ -362,8 +362,8 @@ func (r *Resource) planResourceChange(ctx context.Context, srv tfwire.Server, pr
 		}
 		dv[i] = d
 	}
-	return srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-		TypeName: r.typeName, PriorState: dv[0], ProposedNewState: dv[1], Config: dv[2], PriorPrivate: private})
+	return answer(srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
+		TypeName: r.typeName, PriorState: dv[0], ProposedNewState: dv[1], Config: dv[2], PriorPrivate: private}))
 }
 
 // apply applies a plan. A failure that leaves a state is a
@@ -377,8 +377,8 @@ func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.V
 		}
 		dv[i] = d
 	}
-	resp, err := srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
-		TypeName: r.typeName, PriorState: dv[0], PlannedState: dv[1], Config: dv[2], PlannedPrivate: p.private})
+	resp, err := answer(srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: r.typeName, PriorState: dv[0], PlannedState: dv[1], Config: dv[2], PlannedPrivate: p.private}))
 	if err != nil {
 		return "", property.Map{}, r.errorf("apply", err)
 	}
@@ -424,8 +424,8 @@ func (r *Resource) prior(ctx context.Context, srv tfwire.Server, id resource.ID,
 	if err != nil {
 		return tftypes.Value{}, nil, r.errorf("state", err)
 	}
-	resp, err := srv.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
-		TypeName: r.typeName, Version: m.version, RawState: &tfprotov6.RawState{JSON: raw}})
+	resp, err := answer(srv.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+		TypeName: r.typeName, Version: m.version, RawState: &tfprotov6.RawState{JSON: raw}}))
 	if err != nil {
 		return tftypes.Value{}, nil, r.errorf("upgrade state", err)
 	}
@@ -657,6 +657,24 @@ func normalized(inputs, converted property.Map) property.Map {
 		out[k] = c
 	}
 	return property.NewMap(out)
+}
+
+// connect is the server of a request's provider.
+func (r *Resource) connect(ctx context.Context, info custom.ResourceInfo) (tfwire.Server, error) {
+	srv, err := r.server(ctx, info)
+	if err == nil && srv == nil {
+		err = fmt.Errorf("no provider serves it")
+	}
+	return srv, err
+}
+
+// answer is a call's answer, never nil: a server that answered nil, and
+// no error, answered nothing.
+func answer[T any](resp *T, err error) (*T, error) {
+	if resp == nil && err == nil {
+		resp = new(T)
+	}
+	return resp, err
 }
 
 // withTimeout bounds ctx by d, if any.

@@ -540,3 +540,43 @@ func TestTimeout(t *testing.T) {
 		t.Errorf("deadlines of create (1 min) and delete (none): %v", d.had)
 	}
 }
+
+// TestBadState: a recorded state or input the backend cannot read is an
+// error or a failure naming the type or the property, not a panic.
+func TestBadState(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	r := newKV(t, root)
+	ri := info(root)
+	inputs := in("key", "k", "value", "v")
+	cr, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: ri, Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, outs := range map[string]property.Map{
+		"meta not an object": cr.Outputs.Set(tfresource.StateKey, property.New("x")),
+		"version fraction":   cr.Outputs.Set(tfresource.StateKey, property.New(in("schemaVersion", 0.5))),
+		"private not base64": cr.Outputs.Set(tfresource.StateKey, property.New(in("private", "%%"))),
+		"value mistyped":     cr.Outputs.Set("value", list()),
+		"unknown output":     cr.Outputs.Set("value", property.New(property.Computed)),
+	} {
+		_, err := r.Diff(ctx, custom.DiffRequest{ResourceInfo: ri, ID: cr.ID, OldInputs: inputs, OldOutputs: outs, Inputs: inputs})
+		if err == nil || !strings.Contains(err.Error(), "kv_entry") {
+			t.Errorf("%s: Diff: %v, want an error naming kv_entry", name, err)
+		}
+	}
+	chk, err := r.Check(ctx, custom.CheckRequest{ResourceInfo: ri, Inputs: inputs.Set("value", property.New(property.ResourceReference{URN: "urn:pulumi:dev::p::t::n"}))})
+	if err != nil || len(chk.Failures) != 1 || chk.Failures[0].Property != "value" {
+		t.Errorf("Check of a resource reference: %v %v, want a failure on value", chk.Failures, err)
+	}
+	none, err := tfresource.New("kv_entry", r.schema, func(context.Context, custom.ResourceInfo) (tfwire.Server, error) { return nil, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := none.Create(ctx, custom.CreateRequest{ResourceInfo: ri, Inputs: inputs}); err == nil || !strings.Contains(err.Error(), "kv_entry") {
+		t.Errorf("Create without a server: %v", err)
+	}
+	if _, err := tfresource.New("kv_entry", &tfprotov6.Schema{Block: &tfprotov6.SchemaBlock{Attributes: []*tfprotov6.SchemaAttribute{nil}}}, nil); err == nil {
+		t.Errorf("New took a schema with a nil attribute")
+	}
+}
