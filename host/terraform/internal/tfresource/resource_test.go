@@ -580,3 +580,40 @@ func TestBadState(t *testing.T) {
 		t.Errorf("New took a schema with a nil attribute")
 	}
 }
+
+// TestDrift: a refresh reads what changed behind the provider's back, the
+// next diff restores the program's value, and an entry removed is gone.
+func TestDrift(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	r := newKV(t, root)
+	ri := info(root)
+	inputs := in("key", "d", "value", "v")
+	cr, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: ri, Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "d.json"), []byte(`{"value":"changed","ttl":3600,"revision":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := r.Read(ctx, custom.ReadRequest{ResourceInfo: ri, ID: cr.ID, Inputs: inputs, Outputs: cr.Outputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantString(t, rd.Outputs, "value", "changed")
+	wantString(t, rd.Inputs, "value", "changed")
+	if _, has := rd.Inputs.GetOk("ttlSeconds"); has {
+		t.Errorf("refreshed inputs %v hold ttlSeconds, which the program left out", rd.Inputs)
+	}
+	d, err := r.Diff(ctx, custom.DiffRequest{ResourceInfo: ri, ID: rd.ID, OldInputs: rd.Inputs, OldOutputs: rd.Outputs, Inputs: inputs})
+	if err != nil || !d.HasChanges || len(d.Changes) != 1 || d.Changes["value"] != custom.DiffUpdate {
+		t.Errorf("Diff after drift: %+v %v, want value updated", d, err)
+	}
+	if err := os.Remove(filepath.Join(root, "d.json")); err != nil {
+		t.Fatal(err)
+	}
+	gone, err := r.Read(ctx, custom.ReadRequest{ResourceInfo: ri, ID: rd.ID, Inputs: rd.Inputs, Outputs: rd.Outputs})
+	if err != nil || gone.ID != "" {
+		t.Errorf("Read of a removed entry: %q %v, want an empty ID", gone.ID, err)
+	}
+}
