@@ -3,8 +3,8 @@
 // Check, Diff, Read, Update and Delete with the Terraform plugin
 // protocol's calls, as Terraform makes them.
 //
-//   - Check: ValidateResourceConfig, then PlanResourceChange from a null
-//     prior state; error diagnostics are check failures.
+//   - Check: ValidateResourceConfig, then, for a create, PlanResourceChange
+//     from a null prior state; error diagnostics are check failures.
 //   - Diff: PlanResourceChange from the recorded state to the state
 //     Terraform proposes (the new inputs, the prior state's value of each
 //     computed attribute they leave null); RequiresReplace replaces.
@@ -119,8 +119,9 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 		return custom.CheckResponse{}, r.errorf("validate", err)
 	}
 	failures = r.failures(ctx, vr.Diagnostics)
-	if len(failures) == 0 {
-		// Planning a create surfaces the errors a provider finds only then.
+	if len(failures) == 0 && req.OldInputs.Len() == 0 {
+		// Planning a create surfaces in a preview the errors a provider
+		// finds only then; an update's Diff plans it.
 		proposed, err := proposedNew(r.schema.Block, r.null(), cfg)
 		if err != nil {
 			return custom.CheckResponse{}, r.errorf("check", err)
@@ -258,10 +259,9 @@ func (r *Resource) Read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 	}
 	id, outputs, err := r.outputs(state, resp.Private)
 	if err != nil || id == "" {
-		return custom.ReadResponse{}, err
+		return custom.ReadResponse{}, err // no id: gone, as SDKv2's d.SetId("")
 	}
-	inputs, err := r.inputsOf(outputs, importing, req.Inputs)
-	return custom.ReadResponse{ID: id, Inputs: inputs, Outputs: outputs}, err
+	return custom.ReadResponse{ID: id, Inputs: r.inputsOf(outputs, importing, req.Inputs), Outputs: outputs}, nil
 }
 
 // importState is the state ImportResourceState imports for id: null when
@@ -297,7 +297,7 @@ func (r *Resource) importState(ctx context.Context, srv tfwire.Server, id resour
 // inputsOf are the inputs that would produce outputs: the attributes a
 // configuration can set; optional and computed ones only on import or
 // when they were inputs already.
-func (r *Resource) inputsOf(outputs property.Map, importing bool, old property.Map) (property.Map, error) {
+func (r *Resource) inputsOf(outputs property.Map, importing bool, old property.Map) property.Map {
 	keep := map[string]bool{}
 	for _, a := range r.schema.Block.Attributes {
 		name := r.props[a.Name]
@@ -319,7 +319,7 @@ func (r *Resource) inputsOf(outputs property.Map, importing bool, old property.M
 			inputs[k] = v
 		}
 	}
-	return property.NewMap(inputs), nil
+	return property.NewMap(inputs)
 }
 
 // planned is a PlanResourceChange's answer.

@@ -502,32 +502,43 @@ func TestWarnings(t *testing.T) {
 	}
 }
 
-// deadlines records whether each apply had a deadline.
-type deadlines struct {
+// spy counts plans and records whether each apply had a deadline.
+type spy struct {
 	tfwire.Server
-	had []bool
+	plans int
+	had   []bool
 }
 
-func (d *deadlines) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+func (s *spy) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	s.plans++
+	return s.Server.PlanResourceChange(ctx, req)
+}
+
+func (s *spy) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
 	_, ok := ctx.Deadline()
-	d.had = append(d.had, ok)
-	return d.Server.ApplyResourceChange(ctx, req)
+	s.had = append(s.had, ok)
+	return s.Server.ApplyResourceChange(ctx, req)
+}
+
+func (k kv) spied(t *testing.T, root string) (*tfresource.Resource, *spy) {
+	t.Helper()
+	srv, err := k.server(context.Background(), info(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &spy{Server: srv}
+	r, err := tfresource.New("kv_entry", k.schema, func(context.Context, custom.ResourceInfo) (tfwire.Server, error) { return s, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, s
 }
 
 // TestTimeout: an apply runs under the request's timeout.
 func TestTimeout(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	kv := newKV(t, root)
-	srv, err := kv.server(ctx, info(root))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := &deadlines{Server: srv}
-	r, err := tfresource.New("kv_entry", kv.schema, func(context.Context, custom.ResourceInfo) (tfwire.Server, error) { return d, nil })
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, s := newKV(t, root).spied(t, root)
 	inputs := in("key", "t", "value", "v")
 	cr, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: info(root), Inputs: inputs, Timeout: time.Minute})
 	if err != nil {
@@ -536,8 +547,23 @@ func TestTimeout(t *testing.T) {
 	if _, err := r.Delete(ctx, custom.DeleteRequest{ResourceInfo: info(root), ID: cr.ID, Outputs: cr.Outputs}); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(d.had, []bool{true, false}) {
-		t.Errorf("deadlines of create (1 min) and delete (none): %v", d.had)
+	if !slices.Equal(s.had, []bool{true, false}) {
+		t.Errorf("deadlines of create (1 min) and delete (none): %v", s.had)
+	}
+}
+
+// TestCheckPlansCreates: Check plans a create, not an update (its Diff
+// plans it).
+func TestCheckPlansCreates(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	r, s := newKV(t, root).spied(t, root)
+	inputs := in("key", "c", "value", "v")
+	if _, err := r.Check(ctx, custom.CheckRequest{ResourceInfo: info(root), Inputs: inputs}); err != nil || s.plans != 1 {
+		t.Errorf("Check of a create: %d plans, %v; want 1", s.plans, err)
+	}
+	if _, err := r.Check(ctx, custom.CheckRequest{ResourceInfo: info(root), OldInputs: inputs, Inputs: inputs}); err != nil || s.plans != 1 {
+		t.Errorf("Check of an update: %d plans in all, %v; want still 1", s.plans, err)
 	}
 }
 
