@@ -16,7 +16,9 @@
 // The resource's ID is the state's id attribute, which is not an output.
 // The schema version a state was recorded with and the provider's private
 // state are the secret output [StateKey]; every recorded state passes
-// UpgradeResourceState before use.
+// UpgradeResourceState before use. A replacement is Pulumi's default,
+// create before delete. Warnings are logged with host.Logger; errors name
+// the type, the step and each diagnostic's property path.
 package tfresource
 
 import (
