@@ -46,6 +46,7 @@ type entryModel struct {
 	Rule           []ruleModel       `tfsdk:"rule"`
 	Revision       types.Int64       `tfsdk:"revision"`
 	FailAfterApply types.Bool        `tfsdk:"fail_after_apply"`
+	Token          types.String      `tfsdk:"token"`
 }
 
 type ownerModel struct {
@@ -81,6 +82,7 @@ func entrySchema() schema.Schema {
 			}},
 			"revision":         schema.Int64Attribute{Computed: true, Description: "1 on create, one more on each update."},
 			"fail_after_apply": schema.BoolAttribute{Optional: true, Description: "Fail each apply after storing the entry."},
+			"token":            schema.StringAttribute{Optional: true, WriteOnly: true, Description: "Stored, never in the state."},
 		},
 		Blocks: map[string]schema.Block{
 			"rule": schema.ListNestedBlock{NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
@@ -117,7 +119,7 @@ func (r *entryResource) configured(add func(string, string)) bool {
 }
 
 func (m *entryModel) record() *record {
-	rec := &record{Value: m.Value.ValueString(), TTL: m.TTLSeconds.ValueInt64(), Tags: m.Tags, Owner: m.Owner, Rules: m.Rule}
+	rec := &record{Value: m.Value.ValueString(), TTL: m.TTLSeconds.ValueInt64(), Tags: m.Tags, Owner: m.Owner, Rules: m.Rule, Token: m.Token.ValueString()}
 	if !m.Secret.IsNull() {
 		s := m.Secret.ValueString()
 		rec.Secret = &s
@@ -154,6 +156,7 @@ func (r *entryResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.configured(resp.Diagnostics.AddError) {
 		return
 	}
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("token"), &plan.Token)...) // write-only: not planned
 	key := plan.Key.ValueString()
 	if old, err := r.store.get(key); err != nil || old != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("key"), "entry exists", fmt.Sprintf("%s already holds %q (%v)", r.store.root, key, err))
@@ -204,6 +207,7 @@ func (r *entryResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	if r.checkOrigin(ctx, req.Private.GetKey, resp.Diagnostics.AddError); resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("token"), &plan.Token)...)
 	rec := plan.record()
 	rec.Revision = prior.Revision.ValueInt64() + 1
 	if err := r.store.put(prior.ID.ValueString(), rec); err != nil {

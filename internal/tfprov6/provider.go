@@ -6,8 +6,8 @@
 //
 // Its resource kv_entry has an attribute of each kind the Terraform
 // backend maps (required, optional+computed with a default, computed,
-// sensitive, a map, a nested attribute, a nested block, one that requires
-// replacement), validators (an error, and a warning on ttl_seconds under
+// sensitive, write-only, a map, a nested attribute, a nested block, one
+// that requires replacement), validators (an error, and a warning on ttl_seconds under
 // 60), private state, import by key, a schema upgrade from
 // version 0, and fail_after_apply, which makes an apply fail after it
 // stored the entry (a partial state). kv_entry is also a data source, and
@@ -111,6 +111,7 @@ type record struct {
 	Owner    *ownerModel       `json:"owner,omitempty"`
 	Rules    []ruleModel       `json:"rules,omitempty"`
 	Revision int64             `json:"revision"`
+	Token    string            `json:"token,omitempty"`
 }
 
 // Path is the file of key's entry.

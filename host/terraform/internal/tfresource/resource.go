@@ -116,7 +116,8 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 	if err != nil {
 		return custom.CheckResponse{}, r.errorf("check", err)
 	}
-	vr, err := answer(srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: r.typeName, Config: dcfg}))
+	vr, err := answer(srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: r.typeName, Config: dcfg,
+		ClientCapabilities: &tfprotov6.ValidateResourceConfigClientCapabilities{WriteOnlyAttributesAllowed: true}}))
 	if err != nil {
 		return custom.CheckResponse{}, r.errorf("validate", err)
 	}
@@ -298,12 +299,18 @@ func (r *Resource) importState(ctx context.Context, srv tfwire.Server, id resour
 
 // inputsOf are the inputs that would produce outputs: the attributes a
 // configuration can set; optional and computed ones only on import or
-// when they were inputs already.
+// when they were inputs already; write-only ones, never in a state, as
+// they were.
 func (r *Resource) inputsOf(outputs property.Map, importing bool, old property.Map) property.Map {
 	keep := map[string]bool{}
 	for _, a := range r.schema.Block.Attributes {
 		name := r.props[a.Name]
 		switch {
+		case a.WriteOnly:
+			if v, had := old.GetOk(name); had {
+				outputs = outputs.Set(name, v)
+				keep[name] = true
+			}
 		case a.Name == "id":
 		case a.Required || (a.Optional && !a.Computed):
 			keep[name] = true

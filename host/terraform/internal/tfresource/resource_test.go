@@ -643,3 +643,36 @@ func TestDrift(t *testing.T) {
 		t.Errorf("Read of a removed entry: %q %v, want an empty ID", gone.ID, err)
 	}
 }
+
+// TestWriteOnly: a write-only input reaches the provider, stays out of
+// the outputs, and a refresh keeps it in the inputs.
+func TestWriteOnly(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	r := newKV(t, root)
+	ri := info(root)
+	inputs := in("key", "w", "value", "v", "token", property.New("t0k").WithSecret(true))
+	if chk, err := r.Check(ctx, custom.CheckRequest{ResourceInfo: ri, Inputs: inputs}); err != nil || len(chk.Failures) > 0 {
+		t.Fatalf("Check: %v %v", chk.Failures, err)
+	}
+	cr, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: ri, Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := stored(t, root, "w"); rec["token"] != "t0k" {
+		t.Errorf("stored %v, want the token", rec)
+	}
+	if _, has := cr.Outputs.GetOk("token"); has {
+		t.Errorf("outputs hold the write-only token: %v", cr.Outputs)
+	}
+	rd, err := r.Read(ctx, custom.ReadRequest{ResourceInfo: ri, ID: cr.ID, Inputs: inputs, Outputs: cr.Outputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rd.Inputs.Get("token").Equals(inputs.Get("token")) {
+		t.Errorf("refreshed inputs %v, want the token kept", rd.Inputs)
+	}
+	if _, has := rd.Outputs.GetOk("token"); has {
+		t.Errorf("refreshed outputs hold the token: %v", rd.Outputs)
+	}
+}
