@@ -21,9 +21,9 @@ type Package struct {
 	Version   string              `json:"version,omitempty"`
 	Config    Config              `json:"config"`
 	Provider  Resource            `json:"provider"`
-	Resources map[string]Resource `json:"resources"`
-	Types     map[string]Type     `json:"types"`
-	Functions map[string]Function `json:"functions"`
+	Resources map[string]Resource `json:"resources,omitempty"`
+	Types     map[string]Type     `json:"types,omitempty"`
+	Functions map[string]Function `json:"functions,omitempty"`
 	Meta      Meta                `json:"meta"`
 	// Language holds each SDK language's settings (nodejs packageName,
 	// go importBasePath, ...), for the generators; kept as they are.
@@ -51,10 +51,10 @@ type Meta struct {
 
 // Config is the package's provider configuration section.
 type Config struct {
-	Variables map[string]Property `json:"variables"`
+	Variables map[string]Property `json:"variables,omitempty"`
 	// Required lists the variables a program must set. Pulumi's schema
 	// spells it "defaults" (ConfigSpec.Required in pkg/v3 codegen/schema).
-	Required []string `json:"defaults"`
+	Required []string `json:"defaults,omitempty"`
 }
 
 // Property describes one property: a primitive type, an array, a map, or a
@@ -77,6 +77,8 @@ type Property struct {
 	WillReplaceOnChanges bool     `json:"willReplaceOnChanges,omitempty"`
 	Minimum              *float64 `json:"minimum,omitempty"`
 	Maximum              *float64 `json:"maximum,omitempty"`
+	// DeprecationMessage, when set, says the property is deprecated.
+	DeprecationMessage string `json:"deprecationMessage,omitempty"`
 }
 
 // DefaultInfo is a property's default taken from the environment.
@@ -86,17 +88,19 @@ type DefaultInfo struct {
 
 // Object is a set of properties, some of them required.
 type Object struct {
-	Properties map[string]Property `json:"properties"`
-	Required   []string            `json:"required"`
+	Properties map[string]Property `json:"properties,omitempty"`
+	Required   []string            `json:"required,omitempty"`
 }
 
 // Resource is a custom or component resource (or the provider itself).
 type Resource struct {
 	Object
-	InputProperties map[string]Property `json:"inputProperties"`
-	RequiredInputs  []string            `json:"requiredInputs"`
-	IsComponent     bool                `json:"isComponent"`
-	Methods         map[string]string   `json:"methods"`
+	Description        string              `json:"description,omitempty"`
+	DeprecationMessage string              `json:"deprecationMessage,omitempty"`
+	InputProperties    map[string]Property `json:"inputProperties,omitempty"`
+	RequiredInputs     []string            `json:"requiredInputs,omitempty"`
+	IsComponent        bool                `json:"isComponent,omitempty"`
+	Methods            map[string]string   `json:"methods,omitempty"`
 }
 
 // Inputs returns the resource's input properties as an Object.
@@ -107,8 +111,9 @@ func (r Resource) Inputs() Object {
 // Type is a named object or enum type under #/types.
 type Type struct {
 	Object
-	Type string      `json:"type"`
-	Enum []EnumValue `json:"enum"`
+	Description string      `json:"description,omitempty"`
+	Type        string      `json:"type"`
+	Enum        []EnumValue `json:"enum,omitempty"`
 }
 
 // EnumValue is one allowed value of an enum type.
@@ -119,8 +124,10 @@ type EnumValue struct {
 
 // Function is a provider function (Invoke) or a component method.
 type Function struct {
-	Inputs  *Object `json:"inputs"`
-	Outputs *Object `json:"outputs"`
+	Description        string  `json:"description,omitempty"`
+	DeprecationMessage string  `json:"deprecationMessage,omitempty"`
+	Inputs             *Object `json:"inputs,omitempty"`
+	Outputs            *Object `json:"outputs,omitempty"`
 }
 
 // Load parses a schema written in YAML (or JSON, which is YAML).

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/asset"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
@@ -183,4 +184,40 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Add(uint64(0))
 	f.Add(uint64(12345))
 	f.Fuzz(checkRoundTrip)
+}
+
+// TestArbitraryInputs gives ToTerraform values of any kind at every
+// property: it errs or converts, never panics, and what it converts comes
+// back.
+func TestArbitraryInputs(t *testing.T) {
+	block := testBlock()
+	var props []string
+	for _, f := range shapeOfBlock(block).obj.order {
+		props = append(props, f.prop)
+	}
+	props = append(props, "nope", "foo_bar")
+	converted := 0
+	for seed := range uint64(500) {
+		g := gen{rand.New(rand.NewPCG(seed, 2))}
+		m := map[string]property.Value{}
+		for range 1 + g.r.IntN(4) {
+			v := g.dynamic(0)
+			if g.r.IntN(10) == 0 {
+				v = property.New(&asset.Asset{Text: "x"})
+			}
+			m[props[g.r.IntN(len(props))]] = v
+		}
+		tv, err := ToTerraform(block, property.NewMap(m))
+		if err != nil {
+			continue
+		}
+		converted++
+		if _, err := FromTerraform(block, tv); err != nil {
+			t.Errorf("seed %d: %v converted, but not back: %v", seed, m, err)
+		}
+	}
+	if converted == 0 {
+		t.Errorf("no input converted: the test tests only errors")
+	}
+	t.Logf("%d of 500 converted", converted)
 }
