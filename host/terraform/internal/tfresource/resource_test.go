@@ -20,6 +20,7 @@ import (
 
 	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/terraform/internal/tfresource"
+	"github.com/polyhost/polyhost/host/terraform/internal/tfschema"
 	"github.com/polyhost/polyhost/host/terraform/internal/tfwire"
 	"github.com/polyhost/polyhost/internal/tfprov6"
 )
@@ -674,5 +675,41 @@ func TestWriteOnly(t *testing.T) {
 	}
 	if _, has := rd.Outputs.GetOk("token"); has {
 		t.Errorf("refreshed outputs hold the token: %v", rd.Outputs)
+	}
+}
+
+// TestSchemaAgrees: what the backend answers is what tfschema's Pulumi
+// schema of the provider declares, but for StateKey.
+func TestSchemaAgrees(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	ps, err := tfprov6.New("test").GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := tfschema.Build(ps, tfschema.Options{Name: "kv", Prefix: "kv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, ok := pkg.Schema.Resources["kv:index:Entry"]
+	if !ok || pkg.Resources["kv:index:Entry"] != "kv_entry" {
+		t.Fatalf("no kv:index:Entry in %v", pkg.Resources)
+	}
+	r := newKV(t, root)
+	inputs := in("key", "s", "value", "v", "secret", "x", "tags", in("a", "b"), "owner", in("name", "n"),
+		"rule", list(property.New(in("name", "r"))), "token", "t", "ttlSeconds", 90.0, "failAfterApply", false)
+	cr, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: info(root), Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range inputs.All {
+		if _, ok := spec.InputProperties[k]; !ok {
+			t.Errorf("input %s not declared", k)
+		}
+	}
+	for k := range cr.Outputs.All {
+		if _, ok := spec.Properties[k]; !ok && k != tfresource.StateKey {
+			t.Errorf("output %s not declared", k)
+		}
 	}
 }
