@@ -1,0 +1,695 @@
+// Package tfresource serves one resource type of a Terraform provider as
+// a custom resource: a [Resource] implements custom.Resource and its
+// Check, Diff, Read, Update and Delete with the Terraform plugin
+// protocol's calls, as Terraform makes them.
+//
+//   - Check: ValidateResourceConfig, then, for a create, PlanResourceChange
+//     from a null prior state; error diagnostics are check failures.
+//   - Diff: PlanResourceChange from the recorded state to the state
+//     Terraform proposes (the new inputs, the prior state's value of each
+//     computed attribute they leave null); RequiresReplace replaces.
+//   - Create, Update: PlanResourceChange, then ApplyResourceChange of the
+//     planned state. Delete: ApplyResourceChange to a null state.
+//   - Read: ReadResource; an import (an ID alone) is ImportResourceState
+//     first.
+//
+// The resource's ID is the state's id attribute, which is not an output.
+// The schema version a state was recorded with and the provider's private
+// state are the secret output [StateKey]; every recorded state passes
+// UpgradeResourceState before use. A replacement is Pulumi's default,
+// create before delete. Warnings are logged with host.Logger; errors name
+// the type, the step and each diagnostic's property path.
+package tfresource
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/terraform/internal/tfvalue"
+	"github.com/polyhost/polyhost/host/terraform/internal/tfwire"
+)
+
+// ServerFunc returns the configured provider serving a request's
+// resource: the provider instance of info.Config.
+type ServerFunc func(ctx context.Context, info custom.ResourceInfo) (tfwire.Server, error)
+
+// Resource is one Terraform resource type as a custom resource.
+type Resource struct {
+	typeName string
+	schema   *tfprotov6.Schema
+	server   ServerFunc
+	props    map[string]string // property name of each top-level attribute and block
+}
+
+var _ interface {
+	custom.Resource
+	custom.ResourceWithCheck
+	custom.ResourceWithDiff
+	custom.ResourceWithRead
+	custom.ResourceWithUpdate
+	custom.ResourceWithDelete
+} = (*Resource)(nil)
+
+// New returns the resource type typeName, of the given schema (from the
+// provider's GetProviderSchema), served by server.
+func New(typeName string, schema *tfprotov6.Schema, server ServerFunc) (*Resource, error) {
+	if schema == nil || schema.Block == nil || !whole(schema.Block) {
+		return nil, fmt.Errorf("%s: no schema, or one with a nil attribute or block", typeName)
+	}
+	var names []string
+	for _, a := range schema.Block.Attributes {
+		names = append(names, a.Name)
+	}
+	for _, b := range schema.Block.BlockTypes {
+		names = append(names, b.TypeName)
+	}
+	return &Resource{typeName: typeName, schema: schema, server: server, props: tfvalue.PropertyNames(names)}, nil
+}
+
+// whole reports whether a block has no nil attribute, nested type or block.
+func whole(b *tfprotov6.SchemaBlock) bool {
+	for _, a := range b.Attributes {
+		if a == nil || a.NestedType != nil && !whole(&tfprotov6.SchemaBlock{Attributes: a.NestedType.Attributes}) {
+			return false
+		}
+	}
+	for _, nb := range b.BlockTypes {
+		if nb == nil || nb.Block == nil || !whole(nb.Block) {
+			return false
+		}
+	}
+	return true
+}
+
+// Check validates the inputs as Terraform validates a configuration.
+func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
+	if failures := r.checkInputs(req.Inputs); len(failures) > 0 {
+		return custom.CheckResponse{Inputs: req.Inputs, Failures: failures}, nil
+	}
+	cfg, err := tfvalue.ToTerraform(r.schema.Block, req.Inputs)
+	if err != nil {
+		return custom.CheckResponse{Inputs: req.Inputs, Failures: []diag.CheckFailure{{Reason: err.Error()}}}, nil
+	}
+	var failures []diag.CheckFailure
+	missing(r.schema.Block, cfg, tftypes.NewAttributePath(), func(p *tftypes.AttributePath, reason string) {
+		failures = append(failures, diag.CheckFailure{Property: r.path(p), Reason: reason})
+	})
+	if len(failures) > 0 {
+		return custom.CheckResponse{Inputs: req.Inputs, Failures: failures}, nil
+	}
+	srv, err := r.connect(ctx, req.ResourceInfo)
+	if err != nil {
+		return custom.CheckResponse{}, r.errorf("check", err)
+	}
+	dcfg, err := r.dynamic(cfg)
+	if err != nil {
+		return custom.CheckResponse{}, r.errorf("check", err)
+	}
+	vr, err := answer(srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: r.typeName, Config: dcfg,
+		ClientCapabilities: &tfprotov6.ValidateResourceConfigClientCapabilities{WriteOnlyAttributesAllowed: true}}))
+	if err != nil {
+		return custom.CheckResponse{}, r.errorf("validate", err)
+	}
+	failures = r.failures(ctx, vr.Diagnostics)
+	if len(failures) == 0 && req.OldInputs.Len() == 0 {
+		// Planning a create surfaces in a preview the errors a provider
+		// finds only then; an update's Diff plans it.
+		proposed, err := proposedNew(r.schema.Block, r.null(), cfg)
+		if err != nil {
+			return custom.CheckResponse{}, r.errorf("check", err)
+		}
+		pr, err := r.planResourceChange(ctx, srv, r.null(), proposed, cfg, nil)
+		if err != nil {
+			return custom.CheckResponse{}, r.errorf("plan", err)
+		}
+		failures = r.failures(ctx, pr.Diagnostics)
+	}
+	inputs, err := tfvalue.FromTerraform(r.schema.Block, cfg)
+	if err != nil {
+		return custom.CheckResponse{}, r.errorf("check", err)
+	}
+	return custom.CheckResponse{Inputs: normalized(req.Inputs, inputs), Failures: failures}, nil
+}
+
+// Diff plans the change from the recorded state to the inputs.
+func (r *Resource) Diff(ctx context.Context, req custom.DiffRequest) (custom.DiffResponse, error) {
+	srv, err := r.connect(ctx, req.ResourceInfo)
+	if err != nil {
+		return custom.DiffResponse{}, r.errorf("diff", err)
+	}
+	prior, private, err := r.prior(ctx, srv, req.ID, req.OldOutputs)
+	if err != nil {
+		return custom.DiffResponse{}, err
+	}
+	p, err := r.plan(ctx, srv, prior, private, req.Inputs)
+	if err != nil {
+		return custom.DiffResponse{}, err
+	}
+	return r.diff(prior, p.state, p.replace)
+}
+
+// Create plans and applies a new resource.
+func (r *Resource) Create(ctx context.Context, req custom.CreateRequest) (custom.CreateResponse, error) {
+	ctx, cancel := withTimeout(ctx, req.Timeout)
+	defer cancel()
+	srv, err := r.connect(ctx, req.ResourceInfo)
+	if err != nil {
+		return custom.CreateResponse{}, r.errorf("create", err)
+	}
+	p, err := r.plan(ctx, srv, r.null(), nil, req.Inputs)
+	if err != nil {
+		return custom.CreateResponse{}, err
+	}
+	id, outputs, err := r.apply(ctx, srv, r.null(), p)
+	return custom.CreateResponse{ID: id, Outputs: outputs}, err
+}
+
+// Update plans and applies a change in place.
+func (r *Resource) Update(ctx context.Context, req custom.UpdateRequest) (custom.UpdateResponse, error) {
+	ctx, cancel := withTimeout(ctx, req.Timeout)
+	defer cancel()
+	srv, err := r.connect(ctx, req.ResourceInfo)
+	if err != nil {
+		return custom.UpdateResponse{}, r.errorf("update", err)
+	}
+	prior, private, err := r.prior(ctx, srv, req.ID, req.OldOutputs)
+	if err != nil {
+		return custom.UpdateResponse{}, err
+	}
+	p, err := r.plan(ctx, srv, prior, private, req.Inputs)
+	if err != nil {
+		return custom.UpdateResponse{}, err
+	}
+	if len(p.replace) > 0 {
+		return custom.UpdateResponse{}, fmt.Errorf("%s: update: a change of %s replaces the resource; it cannot be updated in place",
+			r.typeName, strings.Join(r.replaced(p.replace), ", "))
+	}
+	_, outputs, err := r.apply(ctx, srv, prior, p)
+	return custom.UpdateResponse{Outputs: outputs}, err
+}
+
+// Delete applies a null planned state.
+func (r *Resource) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
+	ctx, cancel := withTimeout(ctx, req.Timeout)
+	defer cancel()
+	srv, err := r.connect(ctx, req.ResourceInfo)
+	if err != nil {
+		return custom.DeleteResponse{}, r.errorf("delete", err)
+	}
+	prior, private, err := r.prior(ctx, srv, req.ID, req.Outputs)
+	if err != nil {
+		return custom.DeleteResponse{}, err
+	}
+	dprior, err := r.dynamic(prior)
+	if err != nil {
+		return custom.DeleteResponse{}, r.errorf("delete", err)
+	}
+	dnull, _ := r.dynamic(r.null())
+	resp, err := answer(srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: r.typeName, PriorState: dprior, PlannedState: dnull, Config: dnull, PlannedPrivate: private}))
+	if err != nil {
+		return custom.DeleteResponse{}, r.errorf("delete", err)
+	}
+	return custom.DeleteResponse{}, r.diags(ctx, "delete", resp.Diagnostics)
+}
+
+// Read refreshes the recorded state, or imports the resource of ID when
+// the request has nothing else. A resource gone has an empty ID.
+func (r *Resource) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
+	srv, err := r.connect(ctx, req.ResourceInfo)
+	if err != nil {
+		return custom.ReadResponse{}, r.errorf("read", err)
+	}
+	importing := req.Inputs.Len() == 0 && req.Outputs.Len() == 0
+	var current tftypes.Value
+	var private []byte
+	if importing {
+		current, private, err = r.importState(ctx, srv, req.ID)
+	} else {
+		current, private, err = r.prior(ctx, srv, req.ID, req.Outputs)
+	}
+	if err != nil || current.IsNull() {
+		return custom.ReadResponse{}, err
+	}
+	dcur, err := r.dynamic(current)
+	if err != nil {
+		return custom.ReadResponse{}, r.errorf("read", err)
+	}
+	resp, err := answer(srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: r.typeName, CurrentState: dcur, Private: private}))
+	if err != nil {
+		return custom.ReadResponse{}, r.errorf("read", err)
+	}
+	if err := r.diags(ctx, "read", resp.Diagnostics); err != nil {
+		return custom.ReadResponse{}, err
+	}
+	state, err := r.decode(resp.NewState)
+	if err != nil {
+		return custom.ReadResponse{}, r.errorf("read", err)
+	}
+	if state.IsNull() {
+		return custom.ReadResponse{}, nil // gone
+	}
+	id, outputs, err := r.outputs(state, resp.Private)
+	if err != nil || id == "" {
+		return custom.ReadResponse{}, err // no id: gone, as SDKv2's d.SetId("")
+	}
+	return custom.ReadResponse{ID: id, Inputs: r.inputsOf(outputs, importing, req.Inputs), Outputs: outputs}, nil
+}
+
+// importState is the state ImportResourceState imports for id: null when
+// the provider found nothing.
+func (r *Resource) importState(ctx context.Context, srv tfwire.Server, id resource.ID) (tftypes.Value, []byte, error) {
+	resp, err := answer(srv.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: r.typeName, ID: string(id)}))
+	if err != nil {
+		return tftypes.Value{}, nil, r.errorf("import", err)
+	}
+	if err := r.diags(ctx, "import", resp.Diagnostics); err != nil {
+		return tftypes.Value{}, nil, err
+	}
+	var found []*tfprotov6.ImportedResource
+	for _, ir := range resp.ImportedResources {
+		if ir != nil && ir.TypeName == r.typeName {
+			found = append(found, ir)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return r.null(), nil, nil
+	case 1:
+	default:
+		return tftypes.Value{}, nil, fmt.Errorf("%s: import of %q: the provider imported %d resources of this type, not one", r.typeName, id, len(found))
+	}
+	state, err := r.decode(found[0].State)
+	if err != nil {
+		return tftypes.Value{}, nil, r.errorf("import", err)
+	}
+	return state, found[0].Private, nil
+}
+
+// inputsOf are the inputs that would produce outputs: the attributes a
+// configuration can set; optional and computed ones only on import or
+// when they were inputs already; write-only ones, never in a state, as
+// they were.
+func (r *Resource) inputsOf(outputs property.Map, importing bool, old property.Map) property.Map {
+	keep := map[string]bool{}
+	for _, a := range r.schema.Block.Attributes {
+		name := r.props[a.Name]
+		switch {
+		case a.WriteOnly:
+			if v, had := old.GetOk(name); had {
+				outputs = outputs.Set(name, v)
+				keep[name] = true
+			}
+		case a.Name == "id":
+		case a.Required || (a.Optional && !a.Computed):
+			keep[name] = true
+		case a.Optional:
+			_, had := old.GetOk(name)
+			keep[name] = importing || had
+		}
+	}
+	for _, b := range r.schema.Block.BlockTypes {
+		keep[r.props[b.TypeName]] = true
+	}
+	inputs := map[string]property.Value{}
+	for k, v := range outputs.All {
+		if keep[k] {
+			inputs[k] = v
+		}
+	}
+	return property.NewMap(inputs)
+}
+
+// planned is a PlanResourceChange's answer.
+type planned struct {
+	state, config tftypes.Value
+	private       []byte
+	replace       []*tftypes.AttributePath
+}
+
+// plan plans the change from prior to inputs.
+func (r *Resource) plan(ctx context.Context, srv tfwire.Server, prior tftypes.Value, private []byte, inputs property.Map) (planned, error) {
+	cfg, err := tfvalue.ToTerraform(r.schema.Block, inputs)
+	if err != nil {
+		return planned{}, r.errorf("inputs", err)
+	}
+	proposed, err := proposedNew(r.schema.Block, prior, cfg)
+	if err != nil {
+		return planned{}, r.errorf("plan", err)
+	}
+	resp, err := r.planResourceChange(ctx, srv, prior, proposed, cfg, private)
+	if err != nil {
+		return planned{}, r.errorf("plan", err)
+	}
+	if err := r.diags(ctx, "plan", resp.Diagnostics); err != nil {
+		return planned{}, err
+	}
+	state, err := r.decode(resp.PlannedState)
+	if err != nil {
+		return planned{}, r.errorf("plan", err)
+	}
+	return planned{state: state, config: cfg, private: resp.PlannedPrivate, replace: resp.RequiresReplace}, nil
+}
+
+func (r *Resource) planResourceChange(ctx context.Context, srv tfwire.Server, prior, proposed, cfg tftypes.Value, private []byte) (*tfprotov6.PlanResourceChangeResponse, error) {
+	var dv [3]*tfprotov6.DynamicValue
+	for i, v := range []tftypes.Value{prior, proposed, cfg} {
+		d, err := r.dynamic(v)
+		if err != nil {
+			return nil, err
+		}
+		dv[i] = d
+	}
+	return answer(srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
+		TypeName: r.typeName, PriorState: dv[0], ProposedNewState: dv[1], Config: dv[2], PriorPrivate: private}))
+}
+
+// apply applies a plan. A failure that leaves a state is a
+// custom.PartialError holding it.
+func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.Value, p planned) (resource.ID, property.Map, error) {
+	var dv [3]*tfprotov6.DynamicValue
+	for i, v := range []tftypes.Value{prior, p.state, p.config} {
+		d, err := r.dynamic(v)
+		if err != nil {
+			return "", property.Map{}, r.errorf("apply", err)
+		}
+		dv[i] = d
+	}
+	resp, err := answer(srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: r.typeName, PriorState: dv[0], PlannedState: dv[1], Config: dv[2], PlannedPrivate: p.private}))
+	if err != nil {
+		return "", property.Map{}, r.errorf("apply", err)
+	}
+	failed := r.diags(ctx, "apply", resp.Diagnostics)
+	state, err := r.decode(resp.NewState)
+	if err != nil {
+		return "", property.Map{}, r.errorf("apply", err)
+	}
+	if state.IsNull() {
+		if failed == nil {
+			failed = fmt.Errorf("%s: apply: the provider returned no state", r.typeName)
+		}
+		return "", property.Map{}, failed
+	}
+	id, outputs, err := r.outputs(state, resp.Private)
+	switch {
+	case err != nil:
+		return "", property.Map{}, err
+	case id == "":
+		return "", property.Map{}, fmt.Errorf("%s: apply: the provider returned a state without an id (a string attribute id)", r.typeName)
+	case failed != nil:
+		return id, outputs, &custom.PartialError{ID: id, Outputs: outputs, Err: failed}
+	}
+	return id, outputs, nil
+}
+
+// prior is the recorded state of resource id, upgraded to the current
+// schema version, and its private state.
+func (r *Resource) prior(ctx context.Context, srv tfwire.Server, id resource.ID, outputs property.Map) (tftypes.Value, []byte, error) {
+	m, err := metaOf(outputs, r.schema.Version)
+	if err != nil {
+		return tftypes.Value{}, nil, r.errorf("state", err)
+	}
+	if m.version > r.schema.Version {
+		return tftypes.Value{}, nil, fmt.Errorf("%s: the state was recorded with schema version %d, newer than the provider's %d",
+			r.typeName, m.version, r.schema.Version)
+	}
+	state := outputs.Delete(StateKey)
+	if r.hasID() {
+		state = state.Set("id", property.New(string(id)))
+	}
+	raw, err := rawState(r.schema.Block, r.schema.Version, m.version, state)
+	if err != nil {
+		return tftypes.Value{}, nil, r.errorf("state", err)
+	}
+	resp, err := answer(srv.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+		TypeName: r.typeName, Version: m.version, RawState: &tfprotov6.RawState{JSON: raw}}))
+	if err != nil {
+		return tftypes.Value{}, nil, r.errorf("upgrade state", err)
+	}
+	if err := r.diags(ctx, "upgrade state", resp.Diagnostics); err != nil {
+		return tftypes.Value{}, nil, err
+	}
+	v, err := r.decode(resp.UpgradedState)
+	if err != nil {
+		return tftypes.Value{}, nil, r.errorf("upgrade state", err)
+	}
+	if v.IsNull() {
+		return tftypes.Value{}, nil, fmt.Errorf("%s: upgrade state: the provider returned no state", r.typeName)
+	}
+	return v, m.private, nil
+}
+
+// hasID reports whether the schema has the id attribute.
+func (r *Resource) hasID() bool {
+	return slices.ContainsFunc(r.schema.Block.Attributes, func(a *tfprotov6.SchemaAttribute) bool { return a.Name == "id" })
+}
+
+// outputs are a state's outputs and its id, StateKey added.
+func (r *Resource) outputs(state tftypes.Value, private []byte) (resource.ID, property.Map, error) {
+	m, err := tfvalue.FromTerraform(r.schema.Block, state)
+	if err != nil {
+		return "", property.Map{}, r.errorf("state", err)
+	}
+	var id string
+	if v := m.Get("id"); v.IsString() {
+		id = v.AsString()
+	}
+	m = m.Delete("id").Set(StateKey, meta{version: r.schema.Version, private: private}.value())
+	return resource.ID(id), m, nil
+}
+
+// diff compares the prior and planned states by top-level property: those
+// a configuration sets, or, when none of them changed, the computed ones.
+func (r *Resource) diff(prior, plan tftypes.Value, replace []*tftypes.AttributePath) (custom.DiffResponse, error) {
+	if plan.Equal(prior) && len(replace) == 0 {
+		return custom.DiffResponse{}, nil
+	}
+	pm, qm, err := objects(prior, plan)
+	if err != nil {
+		return custom.DiffResponse{}, r.errorf("diff", err)
+	}
+	replaces := r.replaced(replace)
+	resp := custom.DiffResponse{HasChanges: true, Changes: map[string]custom.DiffKind{}, Replaces: replaces}
+	var computed map[string]custom.DiffKind
+	add := func(name string, input bool) {
+		p, q := attr(pm, qm, name)
+		prop := r.props[name]
+		rep := slices.Contains(replaces, prop)
+		if p.Equal(q) && !rep || name == "id" {
+			return
+		}
+		k := changeKind(p, q, rep)
+		if input {
+			resp.Changes[prop] = k
+		} else {
+			if computed == nil {
+				computed = map[string]custom.DiffKind{}
+			}
+			computed[prop] = k
+		}
+	}
+	for _, a := range r.schema.Block.Attributes {
+		add(a.Name, a.Required || a.Optional)
+	}
+	for _, b := range r.schema.Block.BlockTypes {
+		add(b.TypeName, true)
+	}
+	if len(resp.Changes) == 0 {
+		resp.Changes = computed
+	}
+	return resp, nil
+}
+
+// replaced are the top-level properties of RequiresReplace paths.
+func (r *Resource) replaced(paths []*tftypes.AttributePath) []string {
+	var out []string
+	for _, p := range paths {
+		if p == nil || len(p.Steps()) == 0 {
+			continue
+		}
+		top := tftypes.NewAttributePathWithSteps(p.Steps()[:1])
+		if name := r.path(top); name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func changeKind(prior, plan tftypes.Value, replace bool) custom.DiffKind {
+	k := custom.DiffUpdate
+	switch {
+	case prior.IsNull():
+		k = custom.DiffAdd
+	case plan.IsNull():
+		k = custom.DiffDelete
+	}
+	if replace {
+		k++ // each kind's Replace variant follows it
+	}
+	return k
+}
+
+// checkInputs reports inputs that are no attribute a configuration sets,
+// or whose values do not convert to their attribute's type.
+func (r *Resource) checkInputs(inputs property.Map) []diag.CheckFailure {
+	settable := map[string]bool{} // property name -> a configuration sets it
+	for _, a := range r.schema.Block.Attributes {
+		settable[r.props[a.Name]] = a.Required || a.Optional
+	}
+	for _, b := range r.schema.Block.BlockTypes {
+		settable[r.props[b.TypeName]] = true
+	}
+	var failures []diag.CheckFailure
+	for k, v := range inputs.AllStable {
+		set, ok := settable[k]
+		switch {
+		case !ok:
+			failures = append(failures, diag.CheckFailure{Property: k, Reason: fmt.Sprintf("%s has no such attribute", r.typeName)})
+		case !set:
+			failures = append(failures, diag.CheckFailure{Property: k, Reason: "computed by the provider; it cannot be set"})
+		default: // the error names the path inside k
+			if _, err := tfvalue.ToTerraform(r.schema.Block, property.NewMap(map[string]property.Value{k: v})); err != nil {
+				failures = append(failures, diag.CheckFailure{Property: k, Reason: err.Error()})
+			}
+		}
+	}
+	return failures
+}
+
+// failures are the error diagnostics as check failures; warnings are logged.
+func (r *Resource) failures(ctx context.Context, ds []*tfprotov6.Diagnostic) []diag.CheckFailure {
+	var out []diag.CheckFailure
+	for _, d := range ds {
+		if d == nil {
+			continue
+		}
+		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			r.warn(ctx, d)
+			continue
+		}
+		out = append(out, diag.CheckFailure{Property: r.path(d.Attribute), Reason: text(d)})
+	}
+	return out
+}
+
+// diags logs the warnings, and returns the errors as one error naming the
+// type, the step and each error's attribute.
+func (r *Resource) diags(ctx context.Context, step string, ds []*tfprotov6.Diagnostic) error {
+	var errs []string
+	for _, d := range ds {
+		if d == nil {
+			continue
+		}
+		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			r.warn(ctx, d)
+			continue
+		}
+		msg := text(d)
+		if p := r.path(d.Attribute); p != "" {
+			msg = p + ": " + msg
+		}
+		errs = append(errs, msg)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %s: %s", r.typeName, step, strings.Join(errs, "; "))
+}
+
+func (r *Resource) warn(ctx context.Context, d *tfprotov6.Diagnostic) {
+	args := []any{"type", r.typeName}
+	if p := r.path(d.Attribute); p != "" {
+		args = append(args, "property", p)
+	}
+	host.Logger(ctx).Warn(text(d), args...)
+}
+
+func text(d *tfprotov6.Diagnostic) string {
+	if d.Detail == "" || d.Detail == d.Summary {
+		return d.Summary
+	}
+	return d.Summary + ": " + d.Detail
+}
+
+// path is the property path of an attribute path; "" for none.
+func (r *Resource) path(p *tftypes.AttributePath) string {
+	if p == nil || len(p.Steps()) == 0 {
+		return ""
+	}
+	return tfvalue.PropertyPath(r.schema.Block, p)
+}
+
+func (r *Resource) errorf(step string, err error) error {
+	return fmt.Errorf("%s: %s: %w", r.typeName, step, err)
+}
+
+func (r *Resource) null() tftypes.Value { return tftypes.NewValue(r.schema.ValueType(), nil) }
+
+func (r *Resource) dynamic(v tftypes.Value) (*tfprotov6.DynamicValue, error) {
+	d, err := tfprotov6.NewDynamicValue(r.schema.ValueType(), v)
+	if err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+func (r *Resource) decode(d *tfprotov6.DynamicValue) (tftypes.Value, error) {
+	if d == nil {
+		return r.null(), nil
+	}
+	return d.Unmarshal(r.schema.ValueType())
+}
+
+// normalized are the keys of inputs with their converted values: secret
+// when they held a secret (converting unwrapped it), null when conversion
+// left them out.
+func normalized(inputs, converted property.Map) property.Map {
+	out := make(map[string]property.Value, inputs.Len())
+	for k, v := range inputs.All {
+		c := converted.Get(k)
+		if v.HasSecrets() {
+			c = c.WithSecret(true)
+		}
+		out[k] = c
+	}
+	return property.NewMap(out)
+}
+
+// connect is the server of a request's provider.
+func (r *Resource) connect(ctx context.Context, info custom.ResourceInfo) (tfwire.Server, error) {
+	srv, err := r.server(ctx, info)
+	if err == nil && srv == nil {
+		err = fmt.Errorf("no provider serves it")
+	}
+	return srv, err
+}
+
+// answer is a call's answer, never nil: a server that answered nil, and
+// no error, answered nothing.
+func answer[T any](resp *T, err error) (*T, error) {
+	if resp == nil && err == nil {
+		resp = new(T)
+	}
+	return resp, err
+}
+
+// withTimeout bounds ctx by d, if any.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, d)
+}
