@@ -79,7 +79,7 @@ func joinParts(doc *yaml.Node, parts [][]byte) error {
 			key, val := top.Content[i].Value, top.Content[i+1]
 			subs, ok := partSections[key]
 			switch {
-			case key == "name" || key == "version":
+			case key == "name" || key == "version" || key == "meta":
 				continue // the package's own
 			case !ok:
 				return fmt.Errorf("schema part: section %q cannot join a package's schema", key)

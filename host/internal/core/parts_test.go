@@ -73,7 +73,7 @@ func TestSchemaPartsConflict(t *testing.T) {
 	for part, want := range map[string]string{
 		clockPart: `resources "kit:index:Clock" is declared twice`,
 		`{"config": {"variables": {"root": {"type": "string"}}}}`: `config.variables "root" is declared twice`,
-		`{"language": {"go": {}}}`: `section "language" cannot join`,
+		`{"language": {"go": {}}}`:                                `section "language" cannot join`,
 	} {
 		p := New("kit")
 		if err := p.SetSchema([]byte("name: kit\nconfig:\n  variables:\n    root: {type: string}\nresources:\n  kit:index:Clock:\n    properties: {}\n    inputProperties: {}\n")); err != nil {

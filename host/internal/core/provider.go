@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -67,6 +68,7 @@ type definition struct {
 	noSchema        bool                                                 // WithoutSchema
 	schemaSrc       []byte                                               // WithSchema's source, for parts to join
 	parts           [][]byte                                             // AddSchemaPart: sections a backend declares
+	closers         []func() error                                       // AddCloser: what Close releases with the package
 	generating      bool                                                 // building the schema from types: WithSchema is ignored
 	maxProcs        int                                                  // GOMAXPROCS for Main; 0 leaves Go's default
 }
@@ -268,7 +270,8 @@ func unknownToken[V any](p *Provider, kind, token string, served map[string]V) e
 	return fmt.Errorf("unknown %s %q: provider %s serves %s", kind, token, p.name, strings.Join(toks, ", "))
 }
 
-// Close releases the monitor and engine connections.
+// Close releases the monitor and engine connections, and what backends
+// gave AddCloser (their processes).
 func (p *Provider) Close() error {
 	p.mu.Lock()
 	engine := p.engine
@@ -277,8 +280,15 @@ func (p *Provider) Close() error {
 	if engine != nil {
 		_ = engine.Close()
 	}
-	return p.monitors.Close()
+	err := p.monitors.Close()
+	for _, c := range p.closers {
+		err = errors.Join(err, c())
+	}
+	return err
 }
+
+// AddCloser has Close run c: a backend's processes end with the plugin.
+func (p *Provider) AddCloser(c func() error) { p.closers = append(p.closers, c) }
 
 // SetEngine records the engine's address, from argv, Handshake or Attach.
 func (p *Provider) SetEngine(addr string) {

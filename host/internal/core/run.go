@@ -142,11 +142,12 @@ func (p *Provider) checkOutputs(ctx context.Context, token, name string, u urn.U
 }
 
 // warnUndeclared warns of outputs obj does not declare: no generated SDK
-// can read them.
+// can read them. A key starting "__" is a backend's own (the Terraform
+// backend's private state), kept and not warned of.
 func (p *Provider) warnUndeclared(ctx context.Context, token string, u urn.URN, obj schema.Object, outputs property.Map) {
 	var extra []string
 	for k := range outputs.AllStable {
-		if _, ok := obj.Properties[k]; !ok {
+		if _, ok := obj.Properties[k]; !ok && !strings.HasPrefix(k, "__") {
 			extra = append(extra, k)
 		}
 	}

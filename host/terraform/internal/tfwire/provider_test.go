@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -16,44 +14,17 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-)
 
-// The time provider is built once per test binary, from the tools module
-// tests/tools/tfprovidertime (the Go build cache makes reruns fast).
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildPath string
-	buildErr  error
+	"github.com/polyhost/polyhost/host/terraform/internal/tftest"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
+	tftest.Cleanup()
 	os.Exit(code)
 }
 
-func timeProvider(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "tfwire-test")
-		if buildErr != nil {
-			return
-		}
-		buildPath = filepath.Join(buildDir, "terraform-provider-time")
-		cmd := exec.Command("go", "build", "-o", buildPath, "github.com/hashicorp/terraform-provider-time")
-		cmd.Dir = filepath.Join("..", "..", "..", "..", "tests", "tools", "tfprovidertime")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("build terraform-provider-time: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return buildPath
-}
+func timeProvider(t *testing.T) string { return tftest.TimeProvider(t) }
 
 // logLines collects what a Client logs.
 type logLines struct {

@@ -1,0 +1,115 @@
+package terraform
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/hosttest"
+	"github.com/polyhost/polyhost/host/terraform/internal/tftest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	tftest.Cleanup()
+	os.Exit(code)
+}
+
+// terraform-provider-time (protocol 5) serves timekit's resources and
+// functions: a time_static's create reads back its RFC 3339 time, the
+// function parses one, and the process ends with the plugin.
+func TestTimeProviderBinary(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("timekit", WithProvider(tftest.TimeProvider(t), Only("time_static", "time_offset", "rfc3339_parse")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, tok := range []string{"timekit:index:Static", "timekit:index:Offset"} {
+		if _, ok := p.Schema().Resource(tok); !ok {
+			t.Errorf("schema lacks %s", tok)
+		}
+	}
+	if _, ok := p.Schema().Resource("timekit:index:Sleep"); ok {
+		t.Error("Only left out time_sleep, but the schema has it")
+	}
+	h := hosttest.New(t, p)
+	ctx := context.Background()
+	if err := h.Configure(ctx, property.Map{}); err != nil {
+		t.Fatal(err)
+	}
+	const at = "2026-11-28T10:00:00Z"
+	s, err := h.Create(ctx, hosttest.CreateRequest{Type: "timekit:index:Static", Name: "s",
+		Inputs: property.NewMap(map[string]property.Value{"rfc3339": property.New(at)})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != at || s.Outputs.Get("year").AsNumber() != 2026 || s.Outputs.Get("unix").AsNumber() != float64(time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC).Unix()) {
+		t.Fatalf("created %s %v", s.ID, s.Outputs)
+	}
+	o, err := h.Create(ctx, hosttest.CreateRequest{Type: "timekit:index:Offset", Name: "o",
+		Inputs: property.NewMap(map[string]property.Value{"baseRfc3339": property.New(at), "offsetDays": property.New(3.0)})})
+	if err != nil || o.Outputs.Get("rfc3339").AsString() != "2026-12-01T10:00:00Z" {
+		t.Fatalf("offset = %v, %v", o.Outputs, err)
+	}
+	got, err := h.Invoke(ctx, "timekit:index:rfc3339Parse", property.NewMap(map[string]property.Value{"timestamp": property.New(at)}))
+	if err != nil || got.Return.Get("year").AsNumber() != 2026 {
+		t.Fatalf("rfc3339Parse = %v, %v", got.Return, err)
+	}
+	if err := h.Delete(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The kv provider's binary (protocol 6, go-plugin's handshake and mTLS)
+// serves as the in-process one does.
+func TestKVProviderBinary(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("kvkit", WithProvider(tftest.KVProvider(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	h := hosttest.New(t, p)
+	root := t.TempDir()
+	ctx := context.Background()
+	if err := h.Configure(ctx, property.NewMap(map[string]property.Value{"root": property.New(root)})); err != nil {
+		t.Fatal(err)
+	}
+	e, err := h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:index:Entry", Name: "e", Inputs: entryInputs("k", "v")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "k.json")); err != nil || !strings.Contains(string(b), `"v"`) {
+		t.Fatalf("stored %q, %v", b, err)
+	}
+	if err := h.Delete(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A missing binary, or one that is no provider, fails the host's start
+// with an error naming it.
+func TestBadBinaries(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	notProvider := filepath.Join(dir, "terraform-provider-nothing")
+	if err := os.WriteFile(notProvider, []byte("#!/bin/sh\necho hello\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		filepath.Join(dir, "terraform-provider-missing"): "terraform-provider-missing",
+		notProvider: "terraform-provider-nothing",
+	} {
+		_, err := host.New("kit", WithProvider(path, StartTimeout(20*time.Second)))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v; want an error naming it", path, err)
+		}
+	}
+}

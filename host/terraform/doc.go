@@ -1,0 +1,36 @@
+// Package terraform serves a Terraform or OpenTofu provider's resources,
+// data sources and functions as a package's own: any provider binary that
+// speaks the Terraform plugin protocol (5 or 6) is a backend of custom
+// resources beside the package's Go components.
+//
+//	host.Main("sitekit",
+//		host.WithSchema(schemaYAML),
+//		host.WithComponent("sitekit:index:Site", BuildSite),
+//		terraform.WithProvider("/path/to/terraform-provider-time"),
+//	)
+//
+// [WithProvider] starts the binary once when the host is built, to read its
+// schema, which joins the package's: a managed resource time_offset is the
+// custom resource sitekit:index:Offset, a data source time_x the function
+// sitekit:index:getX, a provider function rfc3339_parse the function
+// sitekit:index:rfc3339Parse, and the provider's configuration (root_dir
+// as rootDir) the package's configuration variables. [Only] serves a
+// subset. Each provider instance of the package (the default one, or each
+// explicit one with its own configuration) is one provider process,
+// configured with its instance's values on its first request; the
+// processes end when the plugin does.
+//
+// How each step maps onto the protocol: Check validates the
+// configuration and plans a create; Diff plans from the recorded state;
+// Create and Update plan and apply; Delete applies a null plan; refresh is
+// ReadResource and import ImportResourceState. The provider's private
+// state and the schema version travel in the resource's secret output
+// "__terraform", and every recorded state is upgraded before use.
+// Sensitive attributes are secret; an output of a resource given a secret
+// input is secret too, as the host cannot tell what the provider computed
+// from it.
+//
+// TF_REATTACH_PROVIDERS, as Terraform reads it, attaches to a provider
+// running in debug mode instead of starting one: the entry whose address
+// ends in the provider's name (".../time").
+package terraform

@@ -1,0 +1,381 @@
+package terraform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/terraform/internal/tfschema"
+	"github.com/polyhost/polyhost/host/terraform/internal/tfvalue"
+	"github.com/polyhost/polyhost/host/terraform/internal/tfwire"
+)
+
+// terraformVersion is the Terraform version ConfigureProvider reports.
+const terraformVersion = "1.9.0"
+
+// pool keeps one configured provider process per provider instance: per
+// distinct configuration its requests carry.
+type pool struct {
+	src      source
+	provider *tfprotov6.Schema // the provider block's schema
+
+	mu     sync.Mutex
+	spare  *proc            // started for the schema, not yet configured
+	procs  map[string]*proc // by configuration
+	closed bool
+}
+
+type proc struct {
+	ready chan struct{} // closed once srv or err is set
+	srv   tfwire.Server
+	stop  func() error
+	err   error
+}
+
+func newPool(src source) *pool { return &pool{src: src, procs: map[string]*proc{}} }
+
+// schema starts a process and reads the provider's schema; the process is
+// kept for the first configuration.
+func (p *pool) schema(ctx context.Context) (*tfprotov6.GetProviderSchemaResponse, error) {
+	srv, stop, err := p.src.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err == nil {
+		err = errorOf(resp.Diagnostics)
+	}
+	if err == nil && resp.Provider == nil {
+		err = errors.New("no provider schema")
+	}
+	if err != nil {
+		_ = stop()
+		return nil, fmt.Errorf("terraform provider %s: schema: %w", p.src.name(), err)
+	}
+	ready := make(chan struct{})
+	close(ready)
+	p.spare = &proc{ready: ready, srv: srv, stop: stop}
+	return resp, nil
+}
+
+// server is the configured process of a resource's provider instance.
+func (p *pool) server(ctx context.Context, info custom.ResourceInfo) (tfwire.Server, error) {
+	return p.configured(ctx, info.Config)
+}
+
+// configured is the process configured with the provider block's part of
+// config, started and configured on its first use.
+func (p *pool) configured(ctx context.Context, config property.Map) (tfwire.Server, error) {
+	cfg := p.providerConfig(config)
+	key := keyOf(property.New(cfg))
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, fmt.Errorf("terraform provider %s: the plugin is stopping", p.src.name())
+	}
+	pr, ok := p.procs[key]
+	if !ok {
+		pr = &proc{ready: make(chan struct{})}
+		p.procs[key] = pr
+		spare := p.spare
+		p.spare = nil
+		p.mu.Unlock()
+		pr.srv, pr.stop, pr.err = p.start(ctx, spare, cfg)
+		if pr.err != nil {
+			p.mu.Lock()
+			delete(p.procs, key) // the next request tries again
+			p.mu.Unlock()
+		}
+		close(pr.ready)
+	} else {
+		p.mu.Unlock()
+		select {
+		case <-pr.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return pr.srv, pr.err
+}
+
+// start configures spare, or a new process, with cfg.
+func (p *pool) start(ctx context.Context, spare *proc, cfg property.Map) (tfwire.Server, func() error, error) {
+	srv, stop := tfwire.Server(nil), func() error { return nil }
+	if spare != nil {
+		srv, stop = spare.srv, spare.stop
+	} else {
+		var err error
+		if srv, stop, err = p.src.start(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := p.configure(ctx, srv, cfg); err != nil {
+		_ = stop()
+		return nil, nil, err
+	}
+	return srv, stop, nil
+}
+
+func (p *pool) configure(ctx context.Context, srv tfwire.Server, cfg property.Map) error {
+	fail := func(err error) error { return fmt.Errorf("terraform provider %s: configure: %w", p.src.name(), err) }
+	val, err := tfvalue.ToTerraform(p.provider.Block, cfg)
+	if err != nil {
+		return fail(err)
+	}
+	dv, err := tfprotov6.NewDynamicValue(p.provider.ValueType(), val)
+	if err != nil {
+		return fail(err)
+	}
+	v, err := srv.ValidateProviderConfig(ctx, &tfprotov6.ValidateProviderConfigRequest{Config: &dv})
+	if err == nil {
+		err = p.errorOf(v.Diagnostics)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	c, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{
+		TerraformVersion:   terraformVersion,
+		Config:             &dv,
+		ClientCapabilities: &tfprotov6.ConfigureProviderClientCapabilities{},
+	})
+	if err == nil {
+		err = p.errorOf(c.Diagnostics)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// providerConfig is the part of a package's configuration that is the
+// provider block's: the package may have variables of its own.
+func (p *pool) providerConfig(config property.Map) property.Map {
+	var names []string
+	for _, a := range p.provider.Block.Attributes {
+		names = append(names, a.Name)
+	}
+	for _, b := range p.provider.Block.BlockTypes {
+		names = append(names, b.TypeName)
+	}
+	out := map[string]property.Value{}
+	for _, prop := range tfvalue.PropertyNames(names) {
+		if v, ok := config.GetOk(prop); ok {
+			out[prop] = v
+		}
+	}
+	return property.NewMap(out)
+}
+
+// errorOf is the error diagnostics of ds, their attributes named as the
+// provider's configuration names them.
+func (p *pool) errorOf(ds []*tfprotov6.Diagnostic) error {
+	return diagnosticsError(ds, p.provider.Block)
+}
+
+// dataSource reads the data source name, of schema s, as a function.
+func (p *pool) dataSource(name string, s *tfprotov6.Schema) core.Function {
+	return func(ctx context.Context, args property.Map) (property.Map, error) {
+		fail := func(err error) (property.Map, error) { return property.Map{}, fmt.Errorf("%s: %w", name, err) }
+		srv, err := p.configured(ctx, host.Config[property.Map](ctx))
+		if err != nil {
+			return property.Map{}, err
+		}
+		val, err := tfvalue.ToTerraform(s.Block, args)
+		if err != nil {
+			return fail(err)
+		}
+		dv, err := tfprotov6.NewDynamicValue(s.ValueType(), val)
+		if err != nil {
+			return fail(err)
+		}
+		v, err := srv.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: name, Config: &dv})
+		if err == nil {
+			err = diagnosticsError(v.Diagnostics, s.Block)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		r, err := srv.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: name, Config: &dv})
+		if err == nil {
+			err = diagnosticsError(r.Diagnostics, s.Block)
+		}
+		if err == nil && r.State == nil {
+			err = errors.New("the provider returned no state")
+		}
+		if err != nil {
+			return fail(err)
+		}
+		state, err := r.State.Unmarshal(s.ValueType())
+		if err != nil {
+			return fail(err)
+		}
+		out, err := tfvalue.FromTerraform(s.Block, state)
+		if err != nil {
+			return fail(err)
+		}
+		return out, nil
+	}
+}
+
+// function calls the provider function f as the schema presents it (fn).
+func (p *pool) function(fn tfschema.Function, f *tfprotov6.Function) core.Function {
+	return func(ctx context.Context, args property.Map) (property.Map, error) {
+		fail := func(err error) (property.Map, error) { return property.Map{}, fmt.Errorf("%s: %w", fn.Name, err) }
+		srv, err := p.configured(ctx, host.Config[property.Map](ctx))
+		if err != nil {
+			return property.Map{}, err
+		}
+		var dvs []*tfprotov6.DynamicValue
+		add := func(prop string, param *tfprotov6.FunctionParameter, v property.Value) error {
+			tv, err := tfvalue.ValueToTerraform(param.Type, v)
+			if err != nil {
+				return fmt.Errorf("%s: %w", prop, err)
+			}
+			dv, err := tfprotov6.NewDynamicValue(param.Type, tv)
+			if err != nil {
+				return fmt.Errorf("%s: %w", prop, err)
+			}
+			dvs = append(dvs, &dv)
+			return nil
+		}
+		for i, prop := range fn.Parameters {
+			if err := add(prop, f.Parameters[i], args.Get(prop)); err != nil {
+				return fail(err)
+			}
+		}
+		if v := args.Get(fn.Variadic); fn.Variadic != "" && v.IsArray() {
+			for i, e := range v.AsArray().All {
+				if err := add(fmt.Sprintf("%s[%d]", fn.Variadic, i), f.VariadicParameter, e); err != nil {
+					return fail(err)
+				}
+			}
+		}
+		r, err := srv.CallFunction(ctx, &tfprotov6.CallFunctionRequest{Name: fn.Name, Arguments: dvs})
+		if err != nil {
+			return fail(err)
+		}
+		if r.Error != nil {
+			msg := r.Error.Text
+			if i := r.Error.FunctionArgument; i != nil && int(*i) < len(fn.Parameters) {
+				msg = fn.Parameters[*i] + ": " + msg
+			}
+			return fail(errors.New(msg))
+		}
+		if r.Result == nil {
+			return fail(errors.New("the provider returned no result"))
+		}
+		res, err := r.Result.Unmarshal(f.Return.Type)
+		if err != nil {
+			return fail(err)
+		}
+		v, err := tfvalue.ValueFromTerraformOf(f.Return.Type, res)
+		if err != nil {
+			return fail(err)
+		}
+		if fn.Flat && v.IsMap() {
+			return v.AsMap(), nil
+		}
+		return property.NewMap(map[string]property.Value{"result": v}), nil
+	}
+}
+
+// close stops every process.
+func (p *pool) close() error {
+	p.mu.Lock()
+	p.closed = true
+	procs := make([]*proc, 0, len(p.procs)+1)
+	for _, pr := range p.procs {
+		procs = append(procs, pr)
+	}
+	if p.spare != nil {
+		procs = append(procs, p.spare)
+	}
+	p.procs, p.spare = map[string]*proc{}, nil
+	p.mu.Unlock()
+	var errs []error
+	for _, pr := range procs {
+		<-pr.ready
+		if pr.stop != nil {
+			errs = append(errs, pr.stop())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// diagnosticsError is the error diagnostics of ds as one error, each named
+// by its property path in block; nil if there are none.
+func diagnosticsError(ds []*tfprotov6.Diagnostic, block *tfprotov6.SchemaBlock) error {
+	var msgs []string
+	for _, d := range ds {
+		if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError {
+			continue
+		}
+		msg := d.Summary
+		if d.Detail != "" && d.Detail != d.Summary {
+			msg += ": " + d.Detail
+		}
+		if d.Attribute != nil && len(d.Attribute.Steps()) > 0 && block != nil {
+			msg = tfvalue.PropertyPath(block, d.Attribute) + ": " + msg
+		}
+		msgs = append(msgs, msg)
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+// errorOf is diagnosticsError without property paths.
+func errorOf(ds []*tfprotov6.Diagnostic) error { return diagnosticsError(ds, nil) }
+
+// keyOf writes v in one canonical text: maps by sorted key, secret and
+// unknown marked. It tells configurations apart and stays in memory.
+func keyOf(v property.Value) string {
+	var b strings.Builder
+	var write func(v property.Value)
+	write = func(v property.Value) {
+		if v.Secret() {
+			b.WriteString("s:")
+		}
+		switch {
+		case v.IsComputed():
+			b.WriteString("?")
+		case v.IsNull():
+			b.WriteString("n")
+		case v.IsString():
+			b.WriteString(strconv.Quote(v.AsString()))
+		case v.IsNumber():
+			b.WriteString(strconv.FormatFloat(v.AsNumber(), 'g', -1, 64))
+		case v.IsBool():
+			b.WriteString(strconv.FormatBool(v.AsBool()))
+		case v.IsArray():
+			b.WriteByte('[')
+			for _, e := range v.AsArray().All {
+				write(e)
+				b.WriteByte(',')
+			}
+			b.WriteByte(']')
+		case v.IsMap():
+			b.WriteByte('{')
+			for k, e := range v.AsMap().AllStable {
+				b.WriteString(strconv.Quote(k) + ":")
+				write(e)
+				b.WriteByte(',')
+			}
+			b.WriteByte('}')
+		default:
+			fmt.Fprintf(&b, "%v", v)
+		}
+	}
+	write(v)
+	return b.String()
+}
