@@ -49,6 +49,14 @@ func TestScripts(t *testing.T) {
 	if msg, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the provider with -tags faultinject: %v\n%s", err, msg)
 	}
+	// The kv Terraform provider (protocol 6) tfkit serves, found on PATH
+	// as terraform-provider-time is (tests/setup.sh builds that one).
+	tfbin := t.TempDir()
+	build = exec.Command("go", "build", "-o", filepath.Join(tfbin, "terraform-provider-kv"), "./internal/tfprov6/cmd/terraform-provider-kv")
+	build.Dir = repo
+	if msg, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building terraform-provider-kv: %v\n%s", err, msg)
+	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatal(err)
@@ -75,10 +83,11 @@ func TestScripts(t *testing.T) {
 			"internal/secretbox/cmd/pulumi-resource-secretbox",
 			"internal/shelf/cmd/pulumi-resource-shelf",
 			"internal/lamp/cmd/pulumi-resource-lamp",
+			"internal/tfkit/cmd/pulumi-resource-tfkit",
 			"portal/cmd/pulumi-resource-portal",
 		),
 		// The real CLI and the language hosts of tests/setup.sh.
-		polytest.WithPath(filepath.Join(repo, "tests", ".deps", "bin")),
+		polytest.WithPath(filepath.Join(repo, "tests", ".deps", "bin"), tfbin),
 		polytest.WithSetup(func(env *testscript.Env) error {
 			env.Setenv("REPO", repo)
 			env.Setenv("SDK", sdk)

@@ -113,3 +113,22 @@ func TestBadBinaries(t *testing.T) {
 		}
 	}
 }
+
+// A bare name is found on PATH; one found nowhere is named.
+func TestResolve(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "terraform-provider-found")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	if got, err := resolve("terraform-provider-found"); err != nil || got != bin {
+		t.Errorf("resolve = %q, %v; want %q", got, err, bin)
+	}
+	if _, err := resolve("terraform-provider-gone"); err == nil || !strings.Contains(err.Error(), "terraform-provider-gone: neither beside the plugin nor on PATH") {
+		t.Errorf("resolve of a missing name: %v", err)
+	}
+	if got, err := resolve("./rel/terraform-provider-x"); err != nil || got != "./rel/terraform-provider-x" {
+		t.Errorf("a path with a folder: %q, %v; want it as is", got, err)
+	}
+}

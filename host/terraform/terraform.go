@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -57,9 +58,10 @@ func StartTimeout(d time.Duration) Option {
 
 // WithProvider serves the resources, data sources and functions of the
 // Terraform or OpenTofu provider binary at path as the package's own, as
-// the package doc says. It starts the binary to read its schema: a binary
-// that is missing, is no provider or speaks no protocol 5 or 6 fails
-// host.New with an error naming it.
+// the package doc says; a path without a folder is looked for beside the
+// plugin's executable, then on PATH. It starts the binary to read its
+// schema: a binary that is missing, is no provider or speaks no protocol 5
+// or 6 fails host.New with an error naming it.
 func WithProvider(path string, opts ...Option) host.Option {
 	o := options{}
 	for _, opt := range opts {
@@ -106,11 +108,34 @@ func (b binary) start(ctx context.Context) (tfwire.Server, func() error, error) 
 		}
 		return c, c.Close, nil
 	}
-	c, err := tfwire.Start(ctx, tfwire.Config{Path: b.path, Env: b.env, Log: log, StartTimeout: b.timeout})
+	path, err := resolve(b.path)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := tfwire.Start(ctx, tfwire.Config{Path: path, Env: b.env, Log: log, StartTimeout: b.timeout})
 	if err != nil {
 		return nil, nil, err
 	}
 	return c, c.Close, nil
+}
+
+// resolve finds a binary named without a folder beside the plugin's own
+// executable, as a package ships the two, or else on PATH.
+func resolve(path string) (string, error) {
+	if strings.ContainsRune(path, filepath.Separator) {
+		return path, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		beside := filepath.Join(filepath.Dir(exe), path)
+		if info, err := os.Stat(beside); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
+			return beside, nil
+		}
+	}
+	found, err := exec.LookPath(path)
+	if err != nil {
+		return "", fmt.Errorf("terraform provider %s: neither beside the plugin nor on PATH", path)
+	}
+	return found, nil
 }
 
 // reattachOf is the entry of TF_REATTACH_PROVIDERS's JSON whose address
