@@ -109,7 +109,10 @@ func (p *pool) configured(ctx context.Context, config property.Map) (tfwire.Serv
 
 // start configures spare, or a new process, with cfg.
 func (p *pool) start(ctx context.Context, spare *proc, cfg property.Map) (tfwire.Server, func() error, error) {
-	srv, stop := tfwire.Server(nil), func() error { return nil }
+	var (
+		srv  tfwire.Server
+		stop func() error
+	)
 	if spare != nil {
 		srv, stop = spare.srv, spare.stop
 	} else {

@@ -104,6 +104,7 @@ func jsonOf(typ tftypes.Type, v tftypes.Value) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		//lint:ignore SA1019 a dynamic value's state JSON carries its type in Terraform's type JSON, which this writes.
 		t, err := v.Type().MarshalJSON()
 		if err != nil {
 			return nil, err
