@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	plugin "github.com/hashicorp/go-plugin"
@@ -62,7 +63,7 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 	startCtx, abort := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(startCtx, cfg.Path, cfg.Args...)
 	// Our Env must win over the host's, so the host's comes first.
-	cmd.Env = append(os.Environ(), cfg.Env...)
+	cmd.Env = append(append(os.Environ(), quietLogs(os.Environ(), cfg.Env)...), cfg.Env...)
 	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  handshake,
 		VersionedPlugins: versionedPlugins,
@@ -227,4 +228,24 @@ func parseReattach(s string) (*plugin.ReattachConfig, error) {
 // rpcError names the provider and the RPC in a transport failure.
 func rpcError(name, rpc string, err error) error {
 	return fmt.Errorf("terraform provider %s: %s: %w", name, rpc, err)
+}
+
+// quietLogs are the log levels a provider runs with unless TF_LOG or a
+// TF_LOG_* variable is set: warnings and errors. Terraform's provider SDKs
+// otherwise log every request at trace level, a dozen JSON lines a call
+// that go-plugin parses, which cost more CPU than the calls themselves
+// (docs/performance.md).
+func quietLogs(envs ...[]string) []string {
+	for _, env := range envs {
+		for _, kv := range env {
+			if strings.HasPrefix(kv, "TF_LOG=") || strings.HasPrefix(kv, "TF_LOG_") {
+				return nil
+			}
+		}
+	}
+	var out []string
+	for _, v := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_SDK_HELPER_SCHEMA", "TF_LOG_PROVIDER"} {
+		out = append(out, v+"=WARN")
+	}
+	return out
 }

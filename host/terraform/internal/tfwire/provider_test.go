@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -454,6 +455,33 @@ func TestTimeLogs(t *testing.T) {
 	}
 	if _, ok := logs.find("GetProviderSchema"); !ok {
 		t.Errorf("no log line of the GetProviderSchema call")
+	}
+}
+
+// Without TF_LOG, the provider logs no request at trace level: Close waits
+// for its stderr to be read, so every line it wrote has arrived.
+func TestTimeQuietByDefault(t *testing.T) {
+	var logs logLines
+	c := startTime(t, Config{Log: logs.log})
+	if _, err := c.GetProviderSchema(ctx(t), &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if line, ok := logs.find("Received request"); ok {
+		t.Errorf("the provider logged a request: %q", line)
+	}
+}
+
+func TestQuietLogs(t *testing.T) {
+	if got := quietLogs([]string{"HOME=/x"}, nil); len(got) == 0 || !slices.Contains(got, "TF_LOG_SDK_PROTO=WARN") {
+		t.Errorf("quietLogs without TF_LOG = %q", got)
+	}
+	for _, env := range [][]string{{"TF_LOG=debug"}, {"TF_LOG_PROVIDER_TIME=trace"}} {
+		if got := quietLogs(env); got != nil {
+			t.Errorf("quietLogs(%q) = %q, want the user's levels alone", env, got)
+		}
 	}
 }
 
