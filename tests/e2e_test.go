@@ -85,6 +85,8 @@ func TestScripts(t *testing.T) {
 			"internal/lamp/cmd/pulumi-resource-lamp",
 			"internal/tfkit/cmd/pulumi-resource-tfkit",
 			"portal/cmd/pulumi-resource-portal",
+			// The ready plugin for any Terraform provider (host/terraform).
+			"../host/terraform/cmd/pulumi-resource-terraform-provider",
 		),
 		// The real CLI and the language hosts of tests/setup.sh.
 		polytest.WithPath(filepath.Join(repo, "tests", ".deps", "bin"), tfbin),

@@ -30,6 +30,11 @@
 // input is secret too, as the host cannot tell what the provider computed
 // from it.
 //
+// The command host/terraform/cmd/pulumi-resource-terraform-provider is a
+// ready plugin for any provider: parameterized with a provider binary
+// (`pulumi package add <plugin> terraform-provider-time`), it serves that
+// provider as the package named after it (time).
+//
 // TF_REATTACH_PROVIDERS, as Terraform reads it, attaches to a provider
 // running in debug mode instead of starting one: the entry whose address
 // ends in the provider's name (".../time").
