@@ -58,6 +58,8 @@ func WithFunction[A, R any](token string, fn FunctionFunc[A, R]) Option {
 // all it must have; package host/custom says what each of Check, Diff,
 // Read, Update and Delete adds, and what the host does without it. The
 // host checks I and O against the schema, or builds the schema from them.
+// A raw [custom.Resource] (which WithTypedResource[In, State] took before)
+// goes to [WithRawResource].
 func WithTypedResource[I, O any](token string, r custom.TypedResource[I, O]) Option {
 	return func(p *Provider) error {
 		return p.core.AddResource(token, core.NewTypedResource(p.core, token, r), core.SignatureOf[I, O](r))

@@ -138,6 +138,9 @@ type RegisterResourceRequest struct {
 
 	Provider             providers.Reference // of a custom resource; zero for the default
 	PropertyDependencies map[string][]urn.URN
+	// ResourceOptions (Protect, Providers, Aliases, ...) are read and
+	// assigned as req.Protect; a literal sets them as
+	// ResourceOptions: ResourceOptions{Protect: p}.
 	ResourceOptions
 
 	Version           string
