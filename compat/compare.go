@@ -603,7 +603,7 @@ func (c *comparer) property(s site, name string, o, n *property) {
 	case out && o.required && !n.required:
 		add(Breaking, OutputOptional, " is no longer always set: TypeScript reads it as possibly undefined, Go as a pointer", TypeScript, Go)
 	case out && !o.required && n.required && !in:
-		add(Dangerous, OutputRequired, " is now always set: in Go its type changes from a pointer output to a value output", Go)
+		add(Breaking, OutputRequired, " is now always set: in Go its type changes from a pointer to a value, and programs that read it as a pointer (Elem(), *) no longer build", Go)
 	}
 	if o.secret != n.secret {
 		if n.secret {
@@ -657,6 +657,13 @@ func (c *comparer) expr(s site, name string, o, n *property) {
 	if out && (rel == wider || rel == changed) {
 		hits = union(hits, s.outputHits())
 	}
+	// Go names an array or map by its element type (pulumi.StringMap,
+	// pulumi.Map): a new element type there breaks Go either way.
+	goOld, goNew := c.goName(o.expr, true), c.goName(n.expr, false)
+	goBreaks := at != "" && goOld != goNew
+	if goBreaks {
+		hits = union(hits, []Audience{Go})
+	}
 	path, label := s.path, s.prefix+s.what
 	if name != "" {
 		path, label = s.at(name), fmt.Sprintf("%s%s %q", s.prefix, s.what, name)
@@ -680,11 +687,57 @@ func (c *comparer) expr(s site, name string, o, n *property) {
 	case wider:
 		msg += fmt.Sprintf(": %snow also %s %s", subject, verb, exprList(minus(alts(ne), alts(oe), c)))
 	}
+	if goBreaks {
+		suffix := "Input"
+		if !in {
+			suffix = "Output"
+		}
+		msg += fmt.Sprintf("; in Go, its type %s%s becomes %s%s", goOld, suffix, goNew, suffix)
+	}
 	level := Breaking
 	if len(hits) == 0 {
 		level = Safe
 	}
 	c.add(Change{Level: level, Kind: TypeChanged, Token: s.token, Path: path + at, Message: msg, Hits: hits})
+}
+
+// goName is the Go type the generator gives values of e, less its
+// Input or Output suffix: pulumi.String, pulumi.IntMap, pulumi.Map (of any
+// values), ColorArray (of a named type). old resolves e in the old schema.
+func (c *comparer) goName(e *expr, old bool) string {
+	p := c.new
+	if old {
+		p = c.old
+	}
+	switch e.kind {
+	case "string":
+		return "pulumi.String"
+	case "integer":
+		return "pulumi.Int"
+	case "number":
+		return "pulumi.Float64"
+	case "boolean":
+		return "pulumi.Bool"
+	case "archive":
+		return "pulumi.Archive"
+	case "asset":
+		return "pulumi.AssetOrArchive"
+	case kindArray:
+		return c.goName(e.elem, old) + "Array"
+	case kindMap:
+		return c.goName(e.elem, old) + "Map"
+	case kindUnion:
+		// A union with an enum is the enum's underlying type.
+		for _, a := range e.alts {
+			if t, ok := p.types[a.token]; ok && a.kind == kindEnum {
+				return c.goName(&expr{kind: t.underlying}, old)
+			}
+		}
+	case kindObject, kindEnum, kindResource:
+		name := e.token[strings.LastIndex(e.token, ":")+1:]
+		return strings.ToUpper(name[:min(1, len(name))]) + name[min(1, len(name)):]
+	}
+	return "pulumi." // any, json
 }
 
 // relation is how the values of a new type relate to those of the old.

@@ -208,7 +208,11 @@ func (r *reader) read() *pkg {
 	if s.Provider != nil {
 		provider = *s.Provider
 	}
+	// A method's function is the method's alone, the provider's too.
 	methodOf := map[string]bool{}
+	for _, fn := range provider.Methods {
+		methodOf[fn] = true
+	}
 	for tok, rs := range s.Resources {
 		for _, fn := range rs.Methods {
 			methodOf[fn] = true
