@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -12,11 +13,18 @@ import (
 // hits. It fails only on a document that is not a package schema, naming
 // the mistake.
 func Compare(old, new []byte) (*Report, error) {
-	o, err := load("old schema", old)
+	return CompareNamed("old schema", old, "new schema", new)
+}
+
+// CompareNamed is [Compare] with names for the schemas in its errors,
+// such as "OLD schema.json at v1.2.0". A name ending in .json reads its
+// schema as JSON, in .yaml or .yml as YAML; else the schema says which.
+func CompareNamed(oldName string, old []byte, newName string, new []byte) (*Report, error) {
+	o, err := load(oldName, old)
 	if err != nil {
 		return nil, err
 	}
-	n, err := load("new schema", new)
+	n, err := load(newName, new)
 	if err != nil {
 		return nil, err
 	}
@@ -129,17 +137,24 @@ func (c *comparer) languages() {
 		}
 		if o.modules != n.modules {
 			c.add(Change{Level: Breaking, Kind: PackageMoved, Token: "language." + section, Path: "modules",
-				Message: fmt.Sprintf("the %s's modules move (%s → %s): programs import them from where they were", what, orEmpty(o.modules), orEmpty(n.modules)),
+				Message: fmt.Sprintf("the %s's modules move (module renames %s → %s): programs import them from where they were", what, modulesString(o.modules), modulesString(n.modules)),
 				Hits:    []Audience{lang}})
 		}
 	}
 }
 
-func orEmpty(s string) string {
-	if s == "" {
+// modulesString writes a language section's module renames, canonical
+// JSON, as {module: package, ...}.
+func modulesString(js string) string {
+	var m map[string]any
+	if js == "" || json.Unmarshal([]byte(js), &m) != nil || len(m) == 0 {
 		return "none"
 	}
-	return s
+	var pairs []string
+	for _, k := range sortedKeys(m) {
+		pairs = append(pairs, fmt.Sprintf("%s: %v", k, m[k]))
+	}
+	return "{" + strings.Join(pairs, ", ") + "}"
 }
 
 // kindOf names a resource for messages.
@@ -631,14 +646,17 @@ func (c *comparer) property(s site, name string, o, n *property) {
 	}
 }
 
+// valueString writes a value as JSON does: "text", 3, true, [1,2],
+// {"a":1}.
 func valueString(v any) string {
 	if v == nil {
 		return "none"
 	}
-	if s, ok := v.(string); ok {
-		return fmt.Sprintf("%q", s)
+	js, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
 	}
-	return fmt.Sprint(v)
+	return string(js)
 }
 
 // expr compares a property's type: a change is breaking where programs
