@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -12,11 +13,18 @@ import (
 // hits. It fails only on a document that is not a package schema, naming
 // the mistake.
 func Compare(old, new []byte) (*Report, error) {
-	o, err := load("old schema", old)
+	return CompareNamed("old schema", old, "new schema", new)
+}
+
+// CompareNamed is [Compare] with names for the schemas in its errors,
+// such as "OLD schema.json at v1.2.0". A name ending in .json reads its
+// schema as JSON, in .yaml or .yml as YAML; else the schema says which.
+func CompareNamed(oldName string, old []byte, newName string, new []byte) (*Report, error) {
+	o, err := load(oldName, old)
 	if err != nil {
 		return nil, err
 	}
-	n, err := load("new schema", new)
+	n, err := load(newName, new)
 	if err != nil {
 		return nil, err
 	}
@@ -129,17 +137,24 @@ func (c *comparer) languages() {
 		}
 		if o.modules != n.modules {
 			c.add(Change{Level: Breaking, Kind: PackageMoved, Token: "language." + section, Path: "modules",
-				Message: fmt.Sprintf("the %s's modules move (%s → %s): programs import them from where they were", what, orEmpty(o.modules), orEmpty(n.modules)),
+				Message: fmt.Sprintf("the %s's modules move (module renames %s → %s): programs import them from where they were", what, modulesString(o.modules), modulesString(n.modules)),
 				Hits:    []Audience{lang}})
 		}
 	}
 }
 
-func orEmpty(s string) string {
-	if s == "" {
+// modulesString writes a language section's module renames, canonical
+// JSON, as {module: package, ...}.
+func modulesString(js string) string {
+	var m map[string]any
+	if js == "" || json.Unmarshal([]byte(js), &m) != nil || len(m) == 0 {
 		return "none"
 	}
-	return s
+	var pairs []string
+	for _, k := range sortedKeys(m) {
+		pairs = append(pairs, fmt.Sprintf("%s: %v", k, m[k]))
+	}
+	return "{" + strings.Join(pairs, ", ") + "}"
 }
 
 // kindOf names a resource for messages.
@@ -603,7 +618,7 @@ func (c *comparer) property(s site, name string, o, n *property) {
 	case out && o.required && !n.required:
 		add(Breaking, OutputOptional, " is no longer always set: TypeScript reads it as possibly undefined, Go as a pointer", TypeScript, Go)
 	case out && !o.required && n.required && !in:
-		add(Dangerous, OutputRequired, " is now always set: in Go its type changes from a pointer output to a value output", Go)
+		add(Breaking, OutputRequired, " is now always set: in Go its type changes from a pointer to a value, and programs that read it as a pointer (Elem(), *) no longer build", Go)
 	}
 	if o.secret != n.secret {
 		if n.secret {
@@ -631,14 +646,17 @@ func (c *comparer) property(s site, name string, o, n *property) {
 	}
 }
 
+// valueString writes a value as JSON does: "text", 3, true, [1,2],
+// {"a":1}.
 func valueString(v any) string {
 	if v == nil {
 		return "none"
 	}
-	if s, ok := v.(string); ok {
-		return fmt.Sprintf("%q", s)
+	js, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
 	}
-	return fmt.Sprint(v)
+	return string(js)
 }
 
 // expr compares a property's type: a change is breaking where programs
@@ -656,6 +674,13 @@ func (c *comparer) expr(s site, name string, o, n *property) {
 	}
 	if out && (rel == wider || rel == changed) {
 		hits = union(hits, s.outputHits())
+	}
+	// Go names an array or map by its element type (pulumi.StringMap,
+	// pulumi.Map): a new element type there breaks Go either way.
+	goOld, goNew := c.goName(o.expr, true), c.goName(n.expr, false)
+	goBreaks := at != "" && goOld != goNew
+	if goBreaks {
+		hits = union(hits, []Audience{Go})
 	}
 	path, label := s.path, s.prefix+s.what
 	if name != "" {
@@ -680,11 +705,57 @@ func (c *comparer) expr(s site, name string, o, n *property) {
 	case wider:
 		msg += fmt.Sprintf(": %snow also %s %s", subject, verb, exprList(minus(alts(ne), alts(oe), c)))
 	}
+	if goBreaks {
+		suffix := "Input"
+		if !in {
+			suffix = "Output"
+		}
+		msg += fmt.Sprintf("; in Go, its type %s%s becomes %s%s", goOld, suffix, goNew, suffix)
+	}
 	level := Breaking
 	if len(hits) == 0 {
 		level = Safe
 	}
 	c.add(Change{Level: level, Kind: TypeChanged, Token: s.token, Path: path + at, Message: msg, Hits: hits})
+}
+
+// goName is the Go type the generator gives values of e, less its
+// Input or Output suffix: pulumi.String, pulumi.IntMap, pulumi.Map (of any
+// values), ColorArray (of a named type). old resolves e in the old schema.
+func (c *comparer) goName(e *expr, old bool) string {
+	p := c.new
+	if old {
+		p = c.old
+	}
+	switch e.kind {
+	case "string":
+		return "pulumi.String"
+	case "integer":
+		return "pulumi.Int"
+	case "number":
+		return "pulumi.Float64"
+	case "boolean":
+		return "pulumi.Bool"
+	case "archive":
+		return "pulumi.Archive"
+	case "asset":
+		return "pulumi.AssetOrArchive"
+	case kindArray:
+		return c.goName(e.elem, old) + "Array"
+	case kindMap:
+		return c.goName(e.elem, old) + "Map"
+	case kindUnion:
+		// A union with an enum is the enum's underlying type.
+		for _, a := range e.alts {
+			if t, ok := p.types[a.token]; ok && a.kind == kindEnum {
+				return c.goName(&expr{kind: t.underlying}, old)
+			}
+		}
+	case kindObject, kindEnum, kindResource:
+		name := e.token[strings.LastIndex(e.token, ":")+1:]
+		return strings.ToUpper(name[:min(1, len(name))]) + name[min(1, len(name)):]
+	}
+	return "pulumi." // any, json
 }
 
 // relation is how the values of a new type relate to those of the old.

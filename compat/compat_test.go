@@ -137,6 +137,7 @@ func TestReportJSON(t *testing.T) {
 			Package    string
 			OldVersion string
 			NewVersion string
+			Counts     compat.Counts
 			Allowed    bool
 			Reason     string
 			Changes    []compat.Change
@@ -149,7 +150,8 @@ func TestReportJSON(t *testing.T) {
 			reason = err.Error()
 		}
 		if js.Package != r.Package || js.OldVersion != r.OldVersion || js.NewVersion != r.NewVersion ||
-			js.Allowed != (reason == "") || js.Reason != reason || !reflect.DeepEqual(js.Changes, nonNil(r.Changes)) {
+			js.Allowed != (reason == "") || js.Reason != reason || !reflect.DeepEqual(js.Changes, nonNil(r.Changes)) ||
+			js.Counts != (compat.Counts{Breaking: r.Count(compat.Breaking), Dangerous: r.Count(compat.Dangerous), Safe: r.Count(compat.Safe)}) {
 			t.Errorf("%s: JSON %s\nreport %+v", p.name, r.JSON(), r)
 		}
 	}
@@ -193,7 +195,13 @@ func TestCompareRefuses(t *testing.T) {
 		old, new []byte
 		want     string
 	}{
-		{[]byte("name: [unclosed"), good, "old schema: yaml: line 1: did not find expected ',' or ']'"},
+		{[]byte("name: [unclosed"), good, "old schema: invalid YAML: line 1: did not find expected ',' or ']'"},
+		// JSON is judged as JSON, not as YAML.
+		{good, []byte("{\n  \"name\": \"echo\",\n  \"version\": \"0.1.0\",\n}\n"),
+			"new schema: invalid JSON at line 4, column 1: invalid character '}' looking for beginning of object key string"},
+		{[]byte(`{"name": "echo"`), good, "old schema: invalid JSON at line 1, column 15: unexpected end of JSON input"},
+		// A YAML flow mapping is YAML.
+		{[]byte("{name: echo, version: 0.1.0, resources: {}}"), []byte("{name: [}"), "new schema: invalid YAML: did not find expected node content"},
 		{good, []byte("version: 1.0.0\n"), "new schema: not a package schema: no name"},
 		{good, []byte("name: echo\nresources: {echo:index:A: {inputProperties: {x: {$ref: '#/types/echo:index:Missing'}}}}\n"),
 			`new schema: echo:index:A inputs.x: $ref "#/types/echo:index:Missing" names no type`},
@@ -209,5 +217,120 @@ func TestCompareRefuses(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("Compare(%q, %q) = %v, want %q", c.old, c.new, err, c.want)
 		}
+	}
+	// A file's name says its syntax: JSON with a trailing comma is bad JSON,
+	// though YAML would read it.
+	_, err := compat.CompareNamed("OLD old.yaml", good, "NEW new.json", []byte(`{"name": "echo",}`))
+	if want := `NEW new.json: invalid JSON at line 1, column 17: invalid character '}' looking for beginning of object key string`; err == nil || err.Error() != want {
+		t.Errorf("CompareNamed: %v, want %q", err, want)
+	}
+	if _, err := compat.CompareNamed("OLD old.yaml", good, "NEW new.yaml", []byte(`{"name": "echo",}`)); err != nil {
+		t.Errorf("CompareNamed of YAML: %v", err)
+	}
+}
+
+// Messages are words: no Go values (map[...], &{...}, %!v), and the Go
+// import path the generator derives is written out.
+func TestMessagesInWords(t *testing.T) {
+	for _, p := range readPairs(t) {
+		r, err := compat.Compare(p.old, p.new)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range r.Changes {
+			for _, bad := range []string{"map[", "&{", "%!", "supportPack", "<nil>"} {
+				if strings.Contains(c.Message+c.Fix, bad) {
+					t.Errorf("%s: %s: %q", p.name, bad, c.Message)
+				}
+			}
+		}
+	}
+	old := []byte("name: random\nrepository: https://github.com/pulumi/pulumi-random\n")
+	cases := []struct{ new, want string }{
+		{"name: random\nrepository: https://github.com/acme/pulumi-random\n",
+			"the Go import path moves from github.com/pulumi/pulumi-random/sdk/go/random to github.com/acme/pulumi-random/sdk/go/random: programs import the old one"},
+		{"name: random\nrepository: https://github.com/pulumi/pulumi-random\nmeta: {supportPack: true}\nversion: 4.0.0\n",
+			"the Go import path moves from github.com/pulumi/pulumi-random/sdk/go/random to github.com/pulumi/pulumi-random/sdk/go/v4/random: programs import the old one"},
+	}
+	for _, c := range cases {
+		r, err := compat.Compare(old, []byte(c.new))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Changes) != 1 || r.Changes[0].Message != c.want {
+			t.Errorf("%q: %+v, want one change: %s", c.new, r.Changes, c.want)
+		}
+	}
+}
+
+// An allow list acknowledges breaking changes, each with a reason; an entry
+// matching nothing is listed; a missing reason is an error.
+func TestAllowList(t *testing.T) {
+	old := []byte("name: echo\nversion: 0.1.0\nresources:\n  echo:index:Box:\n    inputProperties:\n      a: {type: string}\n      b: {type: string}\n")
+	cur := []byte("name: echo\nversion: 0.1.1\nresources:\n  echo:index:Box: {}\n")
+	for _, c := range []struct{ src, want string }{
+		{"- token: echo:index:Box\n", "entry 1 (echo:index:Box): no reason: say why the change is acknowledged"},
+		{"- reason: why\n", "entry 1: no token"},
+		{"- token: echo:index:Box\n  reason: r\n  because: x\n", "want a list of entries (token, path, kind, reason): line 3: unknown field because"},
+		{"token: echo:index:Box\n", "want a list of entries (token, path, kind, reason): line 1: not a list of entries"},
+	} {
+		if _, err := compat.ReadAllowList([]byte(c.src)); err == nil || err.Error() != c.want {
+			t.Errorf("ReadAllowList(%q) = %v, want %q", c.src, err, c.want)
+		}
+	}
+	allow, err := compat.ReadAllowList([]byte("- token: echo:index:Box\n  path: inputs.a\n  reason: a was unused\n" +
+		"- token: echo:index:Box\n  kind: input-required\n  reason: none are required\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := compat.Compare(old, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Acknowledge(allow)
+	if err := r.Err(); err == nil || err.Error() != "a breaking change needs a new major version: 0.2.0 or 1.0.0, not 0.1.1" {
+		t.Errorf("one of two acknowledged: Err() = %v", err)
+	}
+	if len(r.Unused) != 1 || r.Unused[0].Reason != "none are required" {
+		t.Errorf("Unused = %v, want the input-required entry", r.Unused)
+	}
+	if got := r.Counts(); got != (compat.Counts{Breaking: 2, Acknowledged: 1}) {
+		t.Errorf("Counts() = %+v", got)
+	}
+	r.Acknowledge([]compat.Allow{{Token: "echo:index:Box", Reason: "Box is new"}})
+	text := r.Text()
+	if err := r.Err(); err != nil || !strings.Contains(text, "OK, each breaking change acknowledged in the allow list") ||
+		!strings.Contains(text, "acknowledged: a was unused") || !strings.Contains(text, "acknowledged: Box is new") {
+		t.Errorf("all acknowledged: Err() = %v\n%s", err, text)
+	}
+}
+
+// The Markdown report: a verdict, counts, a table per level with Markdown
+// and HTML escaped.
+func TestMarkdown(t *testing.T) {
+	old := []byte("name: echo\nversion: 0.1.0\nresources:\n  echo:index:Box:\n    inputProperties:\n      tags: {type: object}\n      a_b: {type: string}\n")
+	cur := []byte("name: echo\nversion: 0.1.1\nresources:\n  echo:index:Box:\n    inputProperties:\n      tags: {type: object, additionalProperties: {$ref: 'pulumi.json#/Any'}}\n      c: {type: string}\n")
+	r, err := compat.Compare(old, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := r.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "### polyup compat: echo 0.1.0 → 0.1.1\n\n" +
+		"❌ NOT COMPATIBLE: 2 breaking changes need a new major version: 0.2.0 or 1.0.0, not 0.1.1\n\n" +
+		"2 breaking, 0 dangerous, 1 safe.\n\n" +
+		"#### Breaking (2)\n\n" +
+		"| Token | Change | Hits |\n|---|---|---|\n" +
+		"| `echo:index:Box` | input \"a\\_b\" removed | TS Py Go YAML |\n" +
+		"| `echo:index:Box` | input \"tags\": type changed from map&lt;string&gt; to map&lt;any&gt;: its values now also take any; in Go, its type pulumi.StringMapInput becomes pulumi.MapInput | Go |\n\n" +
+		"<details><summary>Safe (1)</summary>\n\n" +
+		"| Token | Change | Hits |\n|---|---|---|\n" +
+		"| `echo:index:Box` | optional input \"c\" added |  |\n\n" +
+		"</details>\n\n" +
+		"Hits: TS fails tsc, Py fails at run time, Go fails to build or run, YAML fails preview, stacks change at the next up.\n"
+	if b.String() != want {
+		t.Errorf("markdown:\n%s\nwant:\n%s", b.String(), want)
 	}
 }

@@ -13,7 +13,9 @@
 // ([Audience]: TypeScript, Python, Go or YAML programs, existing stacks),
 // and for a resource whose type token changed, the alias that carries
 // existing resources over. [Report.Err] fails a breaking change unless the
-// version is a new major one (0.x: a new minor). [LastRelease] and [ReadAt]
+// version is a new major one (0.x: a new minor) or an allow list
+// acknowledges it ([ReadAllowList], [Report.Acknowledge]);
+// [Report.WriteMarkdown] writes a pull-request comment. [LastRelease] and [ReadAt]
 // read the schema of the last vX.Y.Z tag with git; the command `polyup
 // compat OLD NEW` and the test polyup new writes (compat_test.go) use them.
 //

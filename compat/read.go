@@ -1,7 +1,9 @@
 package compat
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -10,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/blang/semver"
 	"gopkg.in/yaml.v3"
 )
 
@@ -164,10 +167,11 @@ const (
 	kindAny      = "any"
 )
 
-// load reads a schema document, YAML or JSON; what names it in errors.
+// load reads a schema document, YAML or JSON; what names it in errors,
+// and ends with its file name when it has one.
 func load(what string, src []byte) (*pkg, error) {
-	var doc any
-	if err := yaml.Unmarshal(src, &doc); err != nil {
+	doc, err := parse(what, src)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	js, err := json.Marshal(doc)
@@ -190,6 +194,47 @@ func load(what string, src []byte) (*pkg, error) {
 	return p, nil
 }
 
+// parse reads a document as JSON or YAML and names the syntax it fails
+// in: a file named *.json is JSON; *.yaml and *.yml are YAML; else a
+// document that starts with {" is JSON, and one that starts with { is
+// JSON if it reads as JSON, else YAML (a flow mapping).
+func parse(name string, src []byte) (any, error) {
+	var doc any
+	trimmed := bytes.TrimLeft(src, " \t\r\n\ufeff")
+	asJSON := strings.HasSuffix(name, ".json")
+	if !asJSON && !strings.HasSuffix(name, ".yaml") && !strings.HasSuffix(name, ".yml") && len(trimmed) > 0 && trimmed[0] == '{' {
+		err := json.Unmarshal(src, &doc)
+		if err == nil {
+			return doc, nil
+		}
+		asJSON = len(bytes.TrimLeft(trimmed[1:], " \t\r\n")) == 0 || bytes.TrimLeft(trimmed[1:], " \t\r\n")[0] == '"'
+	}
+	if !asJSON {
+		if err := yaml.Unmarshal(src, &doc); err != nil {
+			return nil, fmt.Errorf("invalid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		}
+		return doc, nil
+	}
+	err := json.Unmarshal(src, &doc)
+	var syn *json.SyntaxError
+	switch {
+	case err == nil:
+		return doc, nil
+	case errors.As(err, &syn):
+		line, col := position(src, syn.Offset)
+		return nil, fmt.Errorf("invalid JSON at line %d, column %d: %v", line, col, syn)
+	}
+	return nil, fmt.Errorf("invalid JSON: %v", err)
+}
+
+// position is the line and column (from 1) of the byte before offset, where
+// encoding/json stopped.
+func position(src []byte, offset int64) (line, col int) {
+	at := src[:max(0, min(int(offset)-1, len(src)))]
+	line = bytes.Count(at, []byte("\n")) + 1
+	return line, len(at) - bytes.LastIndexByte(at, '\n')
+}
+
 type reader struct {
 	spec *packageSpec
 	errs []string
@@ -208,7 +253,11 @@ func (r *reader) read() *pkg {
 	if s.Provider != nil {
 		provider = *s.Provider
 	}
+	// A method's function is the method's alone, the provider's too.
 	methodOf := map[string]bool{}
+	for _, fn := range provider.Methods {
+		methodOf[fn] = true
+	}
 	for tok, rs := range s.Resources {
 		for _, fn := range rs.Methods {
 			methodOf[fn] = true
@@ -444,11 +493,32 @@ func (r *reader) sdks() map[Audience]sdkName {
 	golang := section("go")
 	name = str(golang, "importBasePath")
 	if name == "" {
-		// The generator derives it from the repository and the name.
-		name = fmt.Sprintf("(from repository %q, name %q, supportPack %v)", s.Repository, s.Name, s.Meta.SupportPack)
+		name = r.goImportPath()
 	}
 	out[Go] = sdkName{name: name, modules: canon(golang, "moduleToPackage")}
 	return out
+}
+
+// goImportPath is the Go SDK's import path where the schema sets none, as
+// Go's generator derives it (ExtractImportBasePath): from the repository,
+// else the namespace, the name, the major version and meta.supportPack.
+func (r *reader) goImportPath() string {
+	s := r.spec
+	root := "example.com/pulumi-" + s.Name
+	if s.Namespace != "" {
+		root = "github.com/" + s.Namespace + "/pulumi-" + s.Name
+	}
+	if u, err := url.Parse(s.Repository); s.Repository != "" && err == nil {
+		root = u.Host + u.Path
+	}
+	major := ""
+	if v, err := semver.ParseTolerant(s.Version); err == nil && v.Major > 1 {
+		major = fmt.Sprintf("/v%d", v.Major)
+	}
+	if s.Meta.SupportPack {
+		return root + "/sdk/go" + major + "/" + strings.ReplaceAll(s.Name, "-", "")
+	}
+	return root + "/sdk" + major + "/go/" + s.Name
 }
 
 // sortedKeys returns m's keys in order.

@@ -102,6 +102,10 @@ type Change struct {
 	// Alias, for a resource whose type token changed, is the type the
 	// alias names: the old token.
 	Alias string `json:"alias,omitempty"`
+	// Acknowledged is the reason of the allow-list entry that acknowledges
+	// the change ([Report.Acknowledge]); an acknowledged breaking change
+	// does not fail the release.
+	Acknowledged string `json:"acknowledged,omitempty"`
 }
 
 // Hit reports whether the change hits a.
@@ -113,6 +117,8 @@ type Report struct {
 	OldVersion string   `json:"oldVersion"`
 	NewVersion string   `json:"newVersion"`
 	Changes    []Change `json:"changes"`
+	// Unused are the allow-list entries that match no change.
+	Unused []Allow `json:"unusedAllows,omitempty"`
 }
 
 // Count returns the number of changes at level l.
@@ -120,6 +126,29 @@ func (r *Report) Count(l Level) int {
 	n := 0
 	for _, c := range r.Changes {
 		if c.Level == l {
+			n++
+		}
+	}
+	return n
+}
+
+// unacknowledged is the number of breaking changes no allow-list entry
+// acknowledges.
+func (r *Report) unacknowledged() int {
+	n := 0
+	for _, c := range r.Changes {
+		if c.Level == Breaking && c.Acknowledged == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// acknowledged is the number of changes an allow-list entry acknowledges.
+func (r *Report) acknowledged() int {
+	n := 0
+	for _, c := range r.Changes {
+		if c.Acknowledged != "" {
 			n++
 		}
 	}
@@ -154,9 +183,11 @@ func nextMajor(old string) string {
 }
 
 // Err is nil when the new schema may ship under its version: it breaks
-// nothing, or its version is a new major one. Otherwise it says why not.
+// nothing but what an allow list acknowledges, or its version is a new
+// major one. Otherwise it says why not, and where a version is missing,
+// how to give it.
 func (r *Report) Err() error {
-	n := r.Count(Breaking)
+	n := r.unacknowledged()
 	if n == 0 || r.MajorBumped() {
 		return nil
 	}
@@ -165,22 +196,41 @@ func (r *Report) Err() error {
 		changes, need = fmt.Sprintf("%d breaking changes", n), "need"
 	}
 	switch {
+	case r.NewVersion == "" && r.OldVersion == "":
+		return fmt.Errorf("%s, and neither schema has a version to judge the release by: give them "+
+			"(polyup compat -old-version and -new-version), or acknowledge each change in an allow list (-allow)", changes)
 	case r.NewVersion == "":
-		return fmt.Errorf("%s, and the new schema has no version: give it %s", changes, nextMajor(r.OldVersion))
+		return fmt.Errorf("%s, and the new schema has no version: give it %s, in the schema or with polyup compat -new-version", changes, nextMajor(r.OldVersion))
 	case r.OldVersion == "":
-		return fmt.Errorf("%s, and the old schema has no version to compare %s with", changes, r.NewVersion)
+		return fmt.Errorf("%s, and the old schema has no version to compare %s with: give it with polyup compat -old-version, "+
+			"or name OLD by its release tag (v1.2.3)", changes, r.NewVersion)
 	}
 	return fmt.Errorf("%s %s a new major version: %s, not %s", changes, need, nextMajor(r.OldVersion), r.NewVersion)
 }
 
-// JSON is the report for tools: the report's fields, and whether it may
-// ship (allowed) with the reason when not.
+// Counts are a report's changes by level, and how many an allow list
+// acknowledges.
+type Counts struct {
+	Breaking     int `json:"breaking"`
+	Dangerous    int `json:"dangerous"`
+	Safe         int `json:"safe"`
+	Acknowledged int `json:"acknowledged"`
+}
+
+// Counts counts the report's changes.
+func (r *Report) Counts() Counts {
+	return Counts{Breaking: r.Count(Breaking), Dangerous: r.Count(Dangerous), Safe: r.Count(Safe), Acknowledged: r.acknowledged()}
+}
+
+// JSON is the report for tools: the report's fields, its counts, and
+// whether it may ship (allowed) with the reason when not.
 func (r *Report) JSON() []byte {
 	out := struct {
 		*Report
+		Counts  Counts `json:"counts"`
 		Allowed bool   `json:"allowed"`
 		Reason  string `json:"reason,omitempty"`
-	}{Report: r, Allowed: true}
+	}{Report: r, Counts: r.Counts(), Allowed: true}
 	if err := r.Err(); err != nil {
 		out.Allowed, out.Reason = false, err.Error()
 	}
@@ -195,18 +245,8 @@ func (r *Report) JSON() []byte {
 // change under its level, with whom it hits and its fix.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s → %s: %d breaking, %d dangerous, %d safe\n", r.Package, orNone(r.OldVersion), orNone(r.NewVersion),
-		r.Count(Breaking), r.Count(Dangerous), r.Count(Safe))
-	switch err := r.Err(); {
-	case err != nil:
-		fmt.Fprintf(&b, "NOT COMPATIBLE: %v\n", err)
-	case r.Count(Breaking) > 0:
-		fmt.Fprintf(&b, "OK as a new major version: programs written for %s must change as below\n", orNone(r.OldVersion))
-	case r.Count(Dangerous) > 0:
-		fmt.Fprintf(&b, "OK: programs of %s keep working; read the dangerous changes\n", orNone(r.OldVersion))
-	default:
-		fmt.Fprintf(&b, "OK: programs and stacks of %s keep working\n", orNone(r.OldVersion))
-	}
+	fmt.Fprintf(&b, "%s: %s\n", r.title(), r.countLine())
+	fmt.Fprintln(&b, r.verdict())
 	width := 0
 	for _, c := range r.Changes {
 		width = max(width, len(c.Token))
@@ -228,6 +268,15 @@ func (r *Report) WriteText(w io.Writer) error {
 			if c.Fix != "" {
 				fmt.Fprintf(&b, "  %-*s  fix: %s\n", width, "", strings.ReplaceAll(c.Fix, "\n", "\n"+strings.Repeat(" ", width+9)))
 			}
+			if c.Acknowledged != "" {
+				fmt.Fprintf(&b, "  %-*s  acknowledged: %s\n", width, "", c.Acknowledged)
+			}
+		}
+	}
+	if len(r.Unused) > 0 {
+		b.WriteString("\nUNUSED ALLOW ENTRIES (they match no change)\n")
+		for _, a := range r.Unused {
+			fmt.Fprintf(&b, "  %s\n", a)
 		}
 	}
 	if r.Count(Breaking)+r.Count(Dangerous) > 0 {
@@ -249,6 +298,35 @@ func orNone(v string) string {
 		return "(no version)"
 	}
 	return v
+}
+
+// title is the package and its versions: greet 0.1.0 → 0.2.0.
+func (r *Report) title() string {
+	return fmt.Sprintf("%s %s → %s", r.Package, orNone(r.OldVersion), orNone(r.NewVersion))
+}
+
+// countLine counts the changes: 2 breaking (1 acknowledged), 0 dangerous, 1 safe.
+func (r *Report) countLine() string {
+	ack := ""
+	if n := r.acknowledged(); n > 0 {
+		ack = fmt.Sprintf(" (%d acknowledged)", n)
+	}
+	return fmt.Sprintf("%d breaking%s, %d dangerous, %d safe", r.Count(Breaking), ack, r.Count(Dangerous), r.Count(Safe))
+}
+
+// verdict says whether the release may ship, and why.
+func (r *Report) verdict() string {
+	switch err := r.Err(); {
+	case err != nil:
+		return "NOT COMPATIBLE: " + err.Error()
+	case r.Count(Breaking) > 0 && r.MajorBumped():
+		return fmt.Sprintf("OK as a new major version: programs written for %s must change as below", orNone(r.OldVersion))
+	case r.Count(Breaking) > 0:
+		return fmt.Sprintf("OK, each breaking change acknowledged in the allow list: programs written for %s must change as below", orNone(r.OldVersion))
+	case r.Count(Dangerous) > 0:
+		return fmt.Sprintf("OK: programs of %s keep working; read the dangerous changes", orNone(r.OldVersion))
+	}
+	return fmt.Sprintf("OK: programs and stacks of %s keep working", orNone(r.OldVersion))
 }
 
 func shortHits(hits []Audience) string {

@@ -21,7 +21,7 @@ import (
 
 const usage = `usage: polyup [flags] preview|up|refresh|destroy [program-dir]
        polyup new [flags] <pkg> [dir]
-       polyup compat [-json] OLD NEW
+       polyup compat [flags] OLD NEW
 
 Runs a Pulumi program on the embedded engine. State lives in
 <program-dir>/.polyup/<stack>.json unless -state says otherwise.
@@ -56,15 +56,20 @@ func (kv keyValues) Set(s string) error {
 	return nil
 }
 
-// Main runs the command and returns its exit code.
+// Main runs the command and returns its exit code: 0, else 1; polyup
+// compat exits 2 when the check could not run.
 func Main(args []string, stdout, stderr io.Writer) int {
-	if err := run(args, stdout, stderr); errors.Is(err, flag.ErrHelp) {
+	err := run(args, stdout, stderr)
+	var exit *exitError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	} else if err != nil {
+	case errors.As(err, &exit):
 		fmt.Fprintf(stderr, "error: %v\n", err)
-		return 1
+		return exit.code
 	}
-	return 0
+	fmt.Fprintf(stderr, "error: %v\n", err)
+	return 1
 }
 
 func run(args []string, stdout, stderr io.Writer) error {

@@ -74,47 +74,6 @@ func TestStackConfigSecure(t *testing.T) {
 	}
 }
 
-// polyup compat OLD NEW with two files: a breaking change exits 1 unless
-// the version is a new major one; -json carries the verdict.
-func TestCompatCommand(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	write := func(name, version string, inputs string) string {
-		path := filepath.Join(dir, name)
-		src := "name: echo\nversion: " + version + "\nresources:\n  echo:index:Box:\n    isComponent: true\n    inputProperties:\n" + inputs
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	old := write("old.yaml", "0.1.0", "      label: {type: string}\n")
-	same := write("same.yaml", "0.1.1", "      label: {type: string}\n      note: {type: string}\n")
-	minor := write("minor.yaml", "0.1.1", "      note: {type: string}\n")
-	major := write("major.json", "0.2.0", "      note: {type: string}\n")
-	cases := []struct {
-		args         []string
-		code         int
-		stdout, want string
-	}{
-		{[]string{"compat", old, same}, 0, "OK: programs and stacks of 0.1.0 keep working", ""},
-		{[]string{"compat", old, minor}, 1, `echo:index:Box  input "label" removed  [TS Py Go YAML]`,
-			"error: a breaking change needs a new major version: 0.2.0 or 1.0.0, not 0.1.1"},
-		{[]string{"compat", "-json", old, minor}, 1, `"allowed": false`, "error: a breaking change"},
-		{[]string{"compat", old, major}, 0, "OK as a new major version", ""},
-		{[]string{"compat", old}, 1, "", "error: want OLD and NEW"},
-		{[]string{"compat", old, filepath.Join(dir, "nope.yaml")}, 1, "", "no such file or directory"},
-		// Backwards, the added input is a removed one.
-		{[]string{"compat", same, old}, 1, `echo 0.1.1 → 0.1.0: 1 breaking`, "error: a breaking change needs"},
-	}
-	for _, tc := range cases {
-		var stdout, stderr bytes.Buffer
-		code := Main(tc.args, &stdout, &stderr)
-		if code != tc.code || !strings.Contains(stdout.String(), tc.stdout) || !strings.Contains(stderr.String(), tc.want) {
-			t.Errorf("polyup %q: exit %d\nstdout %s\nstderr %q\nwant exit %d, %q and %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.stdout, tc.want)
-		}
-	}
-}
-
 // Before the first update a stack has no resources; ReadState, given a
 // file, wants it to exist.
 func TestResourcesBeforeUp(t *testing.T) {
