@@ -67,6 +67,7 @@ func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, err
 	if dialErr == nil {
 		completeCallInfo(&req, monitor)
 	}
+	req.Args = p.withDefaults(req.Token, req.Args)
 	resp, err := p.call(ctx, req, fn, monitor, dialErr)
 	if err != nil {
 		return resp, p.Failed(ctx, err, req.Token, "", req.Args, req.Info.Config, p.Config())
