@@ -123,6 +123,15 @@ func (p *Provider) call(ctx context.Context, req CallRequest, fn Method, monitor
 	if !resolved.Known {
 		return CallResponse{}, &diag.StepError{Token: req.Token, Step: diag.StepCall, Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
 	}
+	if resolved.Type == p.providerToken() {
+		// A provider's state is its configuration, which the method's code
+		// may read as the schema types it: one that does not fit is refused.
+		state, failures := p.providerState(resolved)
+		if len(failures) > 0 {
+			return CallResponse{Failures: failures}, nil
+		}
+		resolved.State = state
+	}
 	self.urn, self.name, self.typ, self.state = resolved.URN, resolved.URN.Name(), resolved.Type, resolved.State
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
@@ -151,6 +160,22 @@ func (p *Provider) call(ctx context.Context, req CallRequest, fn Method, monitor
 		return CallResponse{}, err
 	}
 	return CallResponse{Return: out, ReturnDependencies: monitorclient.DependencyMap(out)}, nil
+}
+
+// providerState is the state of the provider r, a method is called on,
+// checked as its configuration: defaults applied, secrets marked, values
+// the SDKs encode as strings decoded; or the failures, redacted, each
+// naming the configuration property.
+func (p *Provider) providerState(r Resolved) (property.Map, []diag.CheckFailure) {
+	checked, failures := p.checkConfig(r.State)
+	if len(failures) > 0 {
+		failures = printable(failures, r.State, checked)
+		for i, f := range failures {
+			failures[i].Reason = fmt.Sprintf("in the configuration of provider %q: %s", r.URN.Name(), f.Reason)
+		}
+		return property.Map{}, failures
+	}
+	return dependingOn(property.New(checked), r.URN).AsMap(), nil
 }
 
 // callArgs splits a Call's arguments into the component it is called on
