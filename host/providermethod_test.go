@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host"
+	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -61,4 +64,83 @@ func TestProviderMethodOnBadConfiguration(t *testing.T) {
 			t.Errorf("%s: countRetries() = %v, want %s", tc.name, resp.Return, tc.want)
 		}
 	}
+}
+
+type petOut struct {
+	Pet string `pulumi:"pet"`
+}
+
+type petResource struct{}
+
+func (petResource) Create(ctx context.Context, req custom.TypedCreateRequest[struct{}]) (custom.TypedCreateResponse[petOut], error) {
+	return custom.TypedCreateResponse[petOut]{ID: "pet"}, nil
+}
+
+// A method's children of its own package are served by the provider the
+// method was called through: the provider resource a provider method is
+// called on, and for a component's method the provider that serves the
+// call (the one the program constructed the component with). Called
+// through the default provider, they go to the default.
+func TestMethodChildrenInheritTheProvider(t *testing.T) {
+	t.Parallel()
+	pet := func(ctx context.Context, self *host.Component, args struct{}) (petOut, error) {
+		_, err := self.Register(ctx, monitorclient.RegisterResourceRequest{Type: "vault:index:Pet", Name: self.Name() + "-pet", Custom: true})
+		return petOut{Pet: self.Name()}, err
+	}
+	p, err := host.New("vault",
+		host.WithConfig(func(ctx context.Context, c vaultConfig) error { return nil }),
+		host.WithMethod("pulumi:providers:vault/makePet", pet),
+		host.WithComponent("vault:index:Box", func(ctx context.Context, c *host.Component, args boxArgs) (boxOut, error) {
+			return boxOut{Label: "box"}, nil
+		}),
+		host.WithMethod("vault:index:Box/makePet", pet),
+		host.WithTypedResource("vault:index:Pet", petResource{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hosttest.New(t, p)
+	ctx := context.Background()
+	explicit, err := h.RegisterProvider(ctx, hosttest.ProviderRequest{Name: "explicit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, err := h.Construct(ctx, hosttest.ConstructRequest{Type: "vault:index:Box", Name: "box", Inputs: property.Map{},
+		Providers: map[string]providers.Reference{"vault": explicit}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := h.Construct(ctx, hosttest.ConstructRequest{Type: "vault:index:Box", Name: "plain", Inputs: property.Map{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		token string
+		self  urn.URN
+		via   providers.Reference
+		pet   string
+		want  providers.Reference
+	}{
+		{"pulumi:providers:vault/makePet", explicit.URN(), explicit, "explicit-pet", explicit},
+		{"vault:index:Box/makePet", box.URN, explicit, "box-pet", explicit},
+		{"vault:index:Box/makePet", plain.URN, providers.Reference{}, "plain-pet", providers.Reference{}},
+	} {
+		if _, err := h.Call(ctx, hosttest.CallRequest{Token: tc.token, Self: tc.self, Provider: tc.via}); err != nil {
+			t.Fatal(err)
+		}
+		reg := registration(t, h.Monitor, tc.pet)
+		if reg.Provider != tc.want || reg.Parent != tc.self {
+			t.Errorf("%s: %s has provider %q and parent %q, want %q and %q", tc.token, tc.pet, reg.Provider, reg.Parent, tc.want, tc.self)
+		}
+	}
+}
+
+func registration(t *testing.T, mon *hosttest.Monitor, name string) hosttest.Registration {
+	t.Helper()
+	for _, r := range mon.Registrations() {
+		if r.Name == name {
+			return r
+		}
+	}
+	t.Fatalf("no %q registered", name)
+	return hosttest.Registration{}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -133,6 +134,9 @@ func (p *Provider) call(ctx context.Context, req CallRequest, fn Method, monitor
 		resolved.State = state
 	}
 	self.urn, self.name, self.typ, self.state = resolved.URN, resolved.URN.Name(), resolved.Type, resolved.State
+	if ref := p.methodProvider(resolved); ref.URN() != "" {
+		self.opts.Providers = map[string]providers.Reference{p.name: ref}
+	}
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
 	self.secrets = secretsOf(req.Info.Config, p.Config(), resolved.State)
@@ -176,6 +180,23 @@ func (p *Provider) providerState(r Resolved) (property.Map, []diag.CheckFailure)
 		return property.Map{}, failures
 	}
 	return dependingOn(property.New(checked), r.URN).AsMap(), nil
+}
+
+// methodProvider is the provider a method's children of this package
+// default to: the provider resource the method is called on, else the
+// provider the engine recorded for the resource, else the one the engine
+// configured this instance as (the one serving the call); zero if none
+// is known.
+func (p *Provider) methodProvider(r Resolved) providers.Reference {
+	if r.Type == p.providerToken() && r.ID != "" {
+		if ref, err := providers.NewReference(r.URN, r.ID); err == nil {
+			return ref
+		}
+	}
+	if r.Provider.URN() != "" && string(r.Provider.URN().Type()) == p.providerToken() {
+		return r.Provider
+	}
+	return p.configNow().self
 }
 
 // callArgs splits a Call's arguments into the component it is called on
