@@ -57,8 +57,10 @@ func (c *Component) State() property.Map { return c.c.State() }
 // Options are the resource options the program set on the component: the
 // host applied them to the component's own registration and passes its
 // providers on to its children (see [Component.Register]). In a method
-// they are empty, as a Call does not carry them; a nested component
-// ([Nested]) has its parent's Providers only.
+// they hold only Providers, for the package itself: the provider the
+// method was called through (the provider resource, for a provider's
+// method), as a Call carries no options; a nested component ([Nested])
+// has its parent's Providers only.
 func (c *Component) Options() monitorclient.ResourceOptions { return c.c.Options() }
 
 // Stack describes the deployment.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -67,6 +68,7 @@ func (p *Provider) Call(ctx context.Context, req CallRequest) (CallResponse, err
 	if dialErr == nil {
 		completeCallInfo(&req, monitor)
 	}
+	req.Args = p.withDefaults(req.Token, req.Args)
 	resp, err := p.call(ctx, req, fn, monitor, dialErr)
 	if err != nil {
 		return resp, p.Failed(ctx, err, req.Token, "", req.Args, req.Info.Config, p.Config())
@@ -122,7 +124,19 @@ func (p *Provider) call(ctx context.Context, req CallRequest, fn Method, monitor
 	if !resolved.Known {
 		return CallResponse{}, &diag.StepError{Token: req.Token, Step: diag.StepCall, Err: fmt.Errorf("the component %s is not known yet", resolved.URN)}
 	}
+	if resolved.Type == p.providerToken() {
+		// A provider's state is its configuration, which the method's code
+		// may read as the schema types it: one that does not fit is refused.
+		state, failures := p.providerState(resolved)
+		if len(failures) > 0 {
+			return CallResponse{Failures: failures}, nil
+		}
+		resolved.State = state
+	}
 	self.urn, self.name, self.typ, self.state = resolved.URN, resolved.URN.Name(), resolved.Type, resolved.State
+	if ref := p.methodProvider(resolved); ref.URN() != "" {
+		self.opts.Providers = map[string]providers.Reference{p.name: ref}
+	}
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
 	self.secrets = secretsOf(req.Info.Config, p.Config(), resolved.State)
@@ -150,6 +164,39 @@ func (p *Provider) call(ctx context.Context, req CallRequest, fn Method, monitor
 		return CallResponse{}, err
 	}
 	return CallResponse{Return: out, ReturnDependencies: monitorclient.DependencyMap(out)}, nil
+}
+
+// providerState is the state of the provider r, a method is called on,
+// checked as its configuration: defaults applied, secrets marked, values
+// the SDKs encode as strings decoded; or the failures, redacted, each
+// naming the configuration property.
+func (p *Provider) providerState(r Resolved) (property.Map, []diag.CheckFailure) {
+	checked, failures := p.checkConfig(r.State)
+	if len(failures) > 0 {
+		failures = printable(failures, r.State, checked)
+		for i, f := range failures {
+			failures[i].Reason = fmt.Sprintf("in the configuration of provider %q: %s", r.URN.Name(), f.Reason)
+		}
+		return property.Map{}, failures
+	}
+	return dependingOn(property.New(checked), r.URN).AsMap(), nil
+}
+
+// methodProvider is the provider a method's children of this package
+// default to: the provider resource the method is called on, else the
+// provider the engine recorded for the resource, else the one the engine
+// configured this instance as (the one serving the call); zero if none
+// is known.
+func (p *Provider) methodProvider(r Resolved) providers.Reference {
+	if r.Type == p.providerToken() && r.ID != "" {
+		if ref, err := providers.NewReference(r.URN, r.ID); err == nil {
+			return ref
+		}
+	}
+	if r.Provider.URN() != "" && string(r.Provider.URN().Type()) == p.providerToken() {
+		return r.Provider
+	}
+	return p.configNow().self
 }
 
 // callArgs splits a Call's arguments into the component it is called on

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/diag"
@@ -19,6 +20,9 @@ type configState struct {
 	values     property.Map
 	typed      any // WithConfig's C; nil without WithConfig
 	configured bool
+	// self is the provider resource the engine configured the instance
+	// as, when it said (a method's children default to it).
+	self providers.Reference
 }
 
 // reservedConfigKeys are keys the engine adds to provider inputs itself.
@@ -177,9 +181,10 @@ func (p *Provider) DiffConfig(olds, news property.Map) ConfigDiff {
 }
 
 // Configure records the configuration and runs the author's function
-// (host.WithConfig); its error, or panic, is redacted.
-func (p *Provider) Configure(ctx context.Context, config property.Map) error {
-	_, err := recovering("", "", "configure", func() (struct{}, error) { return struct{}{}, p.configure(ctx, config) })
+// (host.WithConfig); its error, or panic, is redacted. self is the
+// provider resource configured, zero if the engine did not say.
+func (p *Provider) Configure(ctx context.Context, config property.Map, self providers.Reference) error {
+	_, err := recovering("", "", "configure", func() (struct{}, error) { return struct{}{}, p.configure(ctx, config, self) })
 	if err != nil {
 		return p.Failed(ctx, err, "", "", config)
 	}
@@ -188,8 +193,8 @@ func (p *Provider) Configure(ctx context.Context, config property.Map) error {
 
 // configure records the configuration and runs the author's function,
 // whose context has the new configuration.
-func (p *Provider) configure(ctx context.Context, config property.Map) error {
-	state := &configState{values: config, configured: true}
+func (p *Provider) configure(ctx context.Context, config property.Map, self providers.Reference) error {
+	state := &configState{values: config, configured: true, self: self}
 	if p.onConfigure != nil {
 		typed, err := p.decodeConfig(config)
 		if err == nil {

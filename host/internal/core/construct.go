@@ -32,6 +32,7 @@ type ConstructResponse struct {
 // Construct builds one component, its errors as the engine gets them:
 // redacted, and an InputError as the engine prints one.
 func (p *Provider) Construct(ctx context.Context, req ConstructRequest) (ConstructResponse, error) {
+	req.Inputs = p.withDefaults(req.Type, req.Inputs) // before: errors are redacted of the defaults too
 	resp, err := p.construct(ctx, req)
 	if err != nil {
 		return resp, constructInputError(p.Failed(ctx, err, req.Type, req.Name, req.Inputs, req.Info.Config, p.Config()), req.Inputs)
@@ -47,7 +48,6 @@ func (p *Provider) construct(ctx context.Context, req ConstructRequest) (Constru
 	if !ok {
 		return ConstructResponse{}, unknownToken(p, "component type", req.Type, p.componentTokens())
 	}
-	req.Inputs = p.withDefaults(req.Type, req.Inputs)
 	if err := p.checkInputs(req.Type, req.Inputs); err != nil {
 		return ConstructResponse{}, err
 	}

@@ -44,6 +44,7 @@ func (p *Provider) Invoke(ctx context.Context, req InvokeRequest) (InvokeRespons
 	if req.Preview {
 		ctx = WithPreview(ctx)
 	}
+	req.Args = p.withDefaults(req.Token, req.Args)
 	resp, err := p.invoke(ctx, req.Token, req.Args)
 	if err != nil {
 		return resp, p.Failed(ctx, err, req.Token, "", req.Args, p.Config())

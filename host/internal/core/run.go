@@ -57,18 +57,23 @@ func (p *Provider) checkInputs(token string, inputs property.Map) error {
 }
 
 // withDefaults fills in the schema's defaults (defaultValue) of the
-// inputs of component token that are absent: a YAML program, unlike the
-// generated SDKs, does not.
+// inputs or arguments of token (a component, method or function) that are
+// absent, as a YAML program, unlike the generated SDKs, leaves them, and
+// marks those the schema declares secret, however they were filled.
 func (p *Provider) withDefaults(token string, inputs property.Map) property.Map {
 	c := p.contracts[token]
-	if !c.resource || c.inputs == nil {
+	if c.inputs == nil {
 		return inputs
 	}
 	for name, prop := range c.inputs.Properties {
-		if v, has := inputs.GetOk(name); !has || v.IsNull() {
-			if dv, ok := defaultValue(prop, prop.Type); ok {
+		v, has := inputs.GetOk(name)
+		if !has || v.IsNull() {
+			if dv, ok := defaultValue(prop, p.schema.TypeOf(prop)); ok {
 				inputs = inputs.Set(name, dv)
 			}
+		}
+		if v, has := inputs.GetOk(name); has && prop.Secret && !v.Secret() {
+			inputs = inputs.Set(name, v.WithSecret(true))
 		}
 	}
 	return inputs

@@ -316,7 +316,9 @@ func (m *matcher) spans(s string) []span {
 }
 
 // redact replaces every span of s that is secret text, in any of the
-// forms spans knows, by [secret].
+// forms spans knows, by [secret]: with the rest of the word it is part
+// of (wordSpan), so that what is left cannot complete a short secret
+// ("htm" in "text/html").
 func (m *matcher) redact(s string) string {
 	if m == nil {
 		return s
@@ -328,12 +330,30 @@ func (m *matcher) redact(s string) string {
 	var b strings.Builder
 	at := 0
 	for _, sp := range spans {
+		sp = wordSpan(s, sp)
+		if sp.end <= at {
+			continue // in the word of the previous one
+		}
+		sp.start = max(sp.start, at)
 		b.WriteString(s[at:sp.start])
 		b.WriteString("[secret]")
 		at = sp.end
 	}
 	b.WriteString(s[at:])
 	return b.String()
+}
+
+// wordSpan is sp widened to the word of s it is in: the run of ASCII
+// letters and digits, and bytes of other UTF-8 characters, around it.
+func wordSpan(s string, sp span) span {
+	word := func(c byte) bool { return isAlnum(c) || c >= utf8.RuneSelf }
+	for sp.start > 0 && word(s[sp.start-1]) {
+		sp.start--
+	}
+	for sp.end < len(s) && word(s[sp.end]) {
+		sp.end++
+	}
+	return sp
 }
 
 // A view is a string decoded from another, s: each of its bytes comes

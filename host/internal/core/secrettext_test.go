@@ -137,3 +137,27 @@ func TestRedactFoldsEveryLetter(t *testing.T) {
 		t.Errorf("base64 %q redacts to %q", enc, got)
 	}
 }
+
+// A secret inside a longer word is redacted with the whole word, so that
+// what is left around it cannot complete it: a 3-byte "htm" in "text/html"
+// must not leave "text/[secret]l". Punctuation bounds a word, and a
+// secret standing alone redacts as before.
+func TestRedactWholeWord(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ secret, msg, want string }{
+		{"htm", "content type text/html refused", "content type text/[secret] refused"},
+		{"htm", "HTML or xhtml5", "[secret] or [secret]"},
+		{"htm", "htm", "[secret]"},
+		{"hunter2", "login hunter2s failed: hunter2", "login [secret] failed: [secret]"},
+		{"pé1", "a xpé1y-b", "a [secret]-b"},                // a multi-byte letter is part of the word
+		{"k9", "k9", "k9"},                                  // too short to redact
+		{"zulu-zebra", "id zulu-zebras.x", "id [secret].x"}, // the word the secret ends in
+		{"abc", "x%61bcd y", "[secret] y"},                  // escaped: the word of the text decoded
+		{"abc", "q=abc&r=abcxabc", "q=[secret]&r=[secret]"}, // two in one word: one [secret]
+	} {
+		m := newMatcher([]secretText{{text: tc.secret}})
+		if got := m.redact(tc.msg); got != tc.want {
+			t.Errorf("secret %q: %q redacts to %q, want %q", tc.secret, tc.msg, got, tc.want)
+		}
+	}
+}

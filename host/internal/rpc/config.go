@@ -3,6 +3,9 @@ package rpc
 import (
 	"context"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/providers"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
@@ -30,7 +33,11 @@ func (s *server) Configure(ctx context.Context, req *pulumirpc.ConfigureRequest)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.serving().Configure(ctx, config); err != nil {
+	var self providers.Reference
+	if req.GetUrn() != "" && req.GetId() != "" {
+		self, _ = providers.NewReference(urn.URN(req.GetUrn()), resource.ID(req.GetId()))
+	}
+	if err := s.serving().Configure(ctx, config, self); err != nil {
 		return nil, toStatus(err)
 	}
 	// An engine that skipped Handshake reads the flags here; byte strings
