@@ -375,3 +375,35 @@ func TestComponentFeatures(t *testing.T) {
 		}
 	}
 }
+
+// A child of the plugin's own package, registered with no provider and no
+// version, goes out with the plugin's version, as a generated SDK sends
+// its own: the engine then serves it by the versioned default provider
+// that serves its parent (issue 38, item 15). A child of another package,
+// or one given a version or a provider, is left as it is.
+func TestOwnChildrenCarryThePluginVersion(t *testing.T) {
+	t.Parallel()
+	mon := hosttest.Start(t)
+	client := serve(t, mon.Addr(), host.WithVersion("1.2.3"), host.WithResource("test:index:Thing", noteResource{}),
+		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
+			for _, req := range []monitorclient.RegisterResourceRequest{
+				{Type: "test:index:Thing", Name: "own", Custom: true},
+				{Type: "test:index:Thing", Name: "pinned", Custom: true, Version: "1.0.0"},
+				{Type: "other:index:Thing", Name: "other", Custom: true},
+			} {
+				if _, err := c.Register(ctx, req); err != nil {
+					return rawCompOut{}, err
+				}
+			}
+			return rawCompOut{Shout: property.New("x")}, nil
+		}))
+	if _, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"own": "1.2.3", "pinned": "1.0.0", "other": ""}
+	for _, r := range mon.Registrations() {
+		if v, ok := want[r.Name]; ok && r.Version != v {
+			t.Errorf("%s registered with version %q, want %q", r.Name, r.Version, v)
+		}
+	}
+}

@@ -134,6 +134,7 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 			maps.Copy(req.Providers, own)
 		}
 	}
+	c.provider.ownVersion(&req)
 	req.Inputs = c.markSecrets(req.Inputs)
 	// A remote component is answered when its Construct returns, which may
 	// run in this process and need places: its registration takes none, or
@@ -216,6 +217,21 @@ func (c *Component) fillIn(provider *providers.Reference, token string, handle *
 	}
 	if *handle == "" {
 		*handle = c.info.StackTraceHandle
+	}
+}
+
+// ownVersion gives a child of p's own package that names no provider,
+// version or package the plugin's version, as a generated SDK sends its
+// own, so the engine serves it by the versioned default provider its
+// parent has, not by a second, unversioned one. A parameterized package's
+// children need its packageRef, and a development build has no version
+// the engine could find: both are left as they are.
+func (p *Provider) ownVersion(req *monitorclient.RegisterResourceRequest) {
+	if req.Version != "" || req.PackageRef != "" || req.Provider.URN() != "" || len(req.Providers) > 0 {
+		return
+	}
+	if packageOf(req.Type) == p.name && p.param == nil && p.version != devVersion {
+		req.Version = p.version
 	}
 }
 

@@ -182,7 +182,7 @@ func (p *Provider) Finish() error {
 		p.version = p.schema.Version
 	}
 	if p.version == "" {
-		p.version = "0.0.0-dev"
+		p.version = devVersion
 	}
 	if _, err := semver.Parse(p.version); err != nil {
 		return fmt.Errorf("provider %s: version %q is not semver: %w", name, p.version, err)
@@ -245,6 +245,9 @@ func (p *Provider) SetMaxProcs(n int) error {
 	p.maxProcs = n
 	return nil
 }
+
+// devVersion is the version of a provider given none.
+const devVersion = "0.0.0-dev"
 
 // Name returns the package name.
 func (p *Provider) Name() string { return p.name }
