@@ -10,6 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/diag"
@@ -80,7 +81,8 @@ func TestParameterizedKindServesItem(t *testing.T) {
 		Value: &pulumirpc.ParameterizeRequest_ParametersValue{Name: "films", Version: "1.0.0", Value: value}}}); err != nil {
 		t.Fatal(err)
 	}
-	created, err := srv.Create(ctx, &pulumirpc.CreateRequest{Urn: "urn:pulumi:dev::p::films:index:Item::i", Type: "films:index:Item", Name: "i"})
+	title, _ := structpb.NewStruct(map[string]any{"title": "The Third Man"})
+	created, err := srv.Create(ctx, &pulumirpc.CreateRequest{Urn: "urn:pulumi:dev::p::films:index:Item::i", Type: "films:index:Item", Name: "i", Properties: title})
 	if err != nil {
 		t.Fatal(err)
 	}
