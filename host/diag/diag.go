@@ -12,6 +12,7 @@ import (
 	"path"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strings"
 )
 
@@ -135,7 +136,7 @@ func (e *StepError) Error() string {
 	}
 	fmt.Fprint(&b, e.Err)
 	for _, f := range authorFrames(e.Frames) {
-		fmt.Fprintf(&b, "\n    at %s (%s:%d)", shortName(f.Function), f.File, f.Line)
+		fmt.Fprintf(&b, "\n    at %s (%s:%d)", shortName(f.Function), trimPath(f), f.Line)
 	}
 	return b.String()
 }
@@ -181,6 +182,26 @@ func funcPackage(name string) string {
 		return name[:slash+1+dot]
 	}
 	return name
+}
+
+// trimPath is the file of a frame as -trimpath writes it: its package's
+// import path and the file's name (a file of the module cache as it is
+// there, module@version/...), never a folder of the machine that built
+// the plugin.
+func trimPath(f runtime.Frame) string {
+	if _, rest, ok := strings.Cut(f.File, "/pkg/mod/"); ok {
+		return rest
+	}
+	pkg := funcPackage(f.Function)
+	if pkg == "main" {
+		if bi, ok := debug.ReadBuildInfo(); ok && bi.Path != "" {
+			pkg = bi.Path
+		}
+	}
+	if strings.HasSuffix(f.File, "_test.go") {
+		pkg = strings.TrimSuffix(pkg, "_test") // an external test package's
+	}
+	return pkg + "/" + path.Base(f.File)
 }
 
 // shortName is a function's name without its package's path:
