@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -170,18 +171,38 @@ func (s *Store) DeleteBucket(ctx context.Context, name string) error {
 
 // removeEmptyDirs removes dir and the directories under it that are empty
 // once their subdirectories are gone: a file store leaves them behind
-// when objects are deleted. Anything still holding a file stays.
+// when objects are deleted. The temp files of writes that were killed
+// before their rename go too; anything else still holding a file stays.
 func removeEmptyDirs(dir string) {
 	var dirs []string
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
+		switch {
+		case err != nil:
+		case d.IsDir():
 			dirs = append(dirs, path)
+		case interruptedWrite(path):
+			_ = os.Remove(path)
 		}
 		return nil
 	})
 	for i := len(dirs) - 1; i >= 0; i-- { // deepest first
 		_ = os.Remove(dirs[i])
 	}
+}
+
+// tempName is the name of fileblob's temp file for a write: the target's,
+// then the time in hex and .tmp.
+var tempName = regexp.MustCompile(`^.+\.[0-9a-f]+\.tmp$`)
+
+// interruptedWrite reports whether path is the temp file of a write that
+// never reached its rename: named as one, without the attributes file an
+// object has (an object whose key only looks like a temp file has one).
+func interruptedWrite(path string) bool {
+	if !tempName.MatchString(filepath.Base(path)) {
+		return false
+	}
+	_, err := os.Stat(path + ".attrs")
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // Object is one stored object.

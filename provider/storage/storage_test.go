@@ -251,3 +251,45 @@ func TestDeleteBucketStaysInTheStore(t *testing.T) {
 		}
 	}
 }
+
+// A write killed between its temp file and the rename (SIGKILL) leaves
+// <key>.<hex>.tmp beside the key; deleting the bucket removes it with the
+// empty directories (issue 38, item 8). An object whose key only looks
+// like one (it has its attributes file) stays.
+func TestDeleteBucketRemovesInterruptedWrites(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := open(t, "file://"+dir)
+	if err := s.PutBucket(ctx, storage.BucketInfo{Name: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutObject(ctx, storage.Object{Bucket: "b", Key: "pages/a.html", Content: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	leftover := filepath.Join(dir, "b", "pages", "a.html.18bf2a3c4d5e6f70.tmp")
+	if err := os.WriteFile(leftover, []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteObject(ctx, "b", "pages/a.html"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteBucket(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b")); !os.IsNotExist(err) {
+		t.Errorf("the bucket's directory, holding only an interrupted write, is still there: %v", err)
+	}
+
+	if err := s.PutBucket(ctx, storage.BucketInfo{Name: "c"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutObject(ctx, storage.Object{Bucket: "c", Key: "notes.1f.tmp", Content: "kept"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteBucket(ctx, "c"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c", "notes.1f.tmp")); err != nil {
+		t.Errorf("an object named like a temp file was removed: %v", err)
+	}
+}
