@@ -216,7 +216,7 @@ func (p *pool) dataSource(name string, s *tfprotov6.Schema) core.Function {
 		}
 		state, err := r.State.Unmarshal(s.ValueType())
 		if err != nil {
-			return fail(err)
+			return fail(fmt.Errorf("terraform provider %s returned a state not of %s's schema: %w", p.src.name(), name, err))
 		}
 		out, err := tfvalue.FromTerraform(s.Block, state)
 		if err != nil {
