@@ -41,6 +41,17 @@ type proc struct {
 	err   error
 }
 
+// exited reports whether pr's process is known to have exited.
+func (pr *proc) exited() bool {
+	select {
+	case <-pr.ready:
+	default:
+		return false
+	}
+	e, ok := pr.srv.(interface{ Exited() bool })
+	return pr.err == nil && ok && e.Exited()
+}
+
 func newPool(src source) *pool { return &pool{src: src, procs: map[string]*proc{}} }
 
 // schema starts a process and reads the provider's schema; the process is
@@ -83,6 +94,12 @@ func (p *pool) configured(ctx context.Context, config property.Map) (tfwire.Serv
 		return nil, fmt.Errorf("terraform provider %s: the plugin is stopping", p.src.name())
 	}
 	pr, ok := p.procs[key]
+	if ok && pr.exited() {
+		// The process is gone (it crashed, or was killed): start another.
+		delete(p.procs, key)
+		go func(stop func() error) { _ = stop() }(pr.stop)
+		ok = false
+	}
 	if !ok {
 		pr = &proc{ready: make(chan struct{})}
 		p.procs[key] = pr
