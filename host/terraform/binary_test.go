@@ -151,7 +151,8 @@ func TestProviderCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:index:Entry", Name: "e", Inputs: entryInputs("crashing", "v")})
-	if err == nil || !strings.Contains(err.Error(), "terraform provider terraform-provider-kv") || !strings.Contains(err.Error(), "kv_entry: apply") {
+	if err == nil || !strings.Contains(err.Error(), "terraform provider terraform-provider-kv") || !strings.Contains(err.Error(), "kv_entry: apply") ||
+		!strings.Contains(err.Error(), "ApplyResourceChange: the provider stopped answering: it exited or closed the connection") {
 		t.Fatalf("create = %v; want an error naming the provider and kv_entry", err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "crashing.json")); !os.IsNotExist(err) {

@@ -250,7 +250,11 @@ func parseReattach(s string) (*plugin.ReattachConfig, error) {
 	}, nil
 }
 
-// rpcError names the provider and the RPC in a transport failure.
+// rpcError names the provider and the RPC in a transport failure, and
+// says so when the provider is gone.
 func rpcError(name, rpc string, err error) error {
+	if status.Code(err) == codes.Unavailable {
+		return fmt.Errorf("terraform provider %s: %s: the provider stopped answering: it exited or closed the connection (%w)", name, rpc, err)
+	}
 	return fmt.Errorf("terraform provider %s: %s: %w", name, rpc, err)
 }
