@@ -13,6 +13,7 @@ import (
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/hosttest"
 	"github.com/polyhost/polyhost/host/terraform/internal/tftest"
+	"github.com/polyhost/polyhost/internal/tfprov6"
 )
 
 func TestMain(m *testing.M) {
@@ -130,5 +131,35 @@ func TestResolve(t *testing.T) {
 	}
 	if got, err := resolve("./rel/terraform-provider-x"); err != nil || got != "./rel/terraform-provider-x" {
 		t.Errorf("a path with a folder: %q, %v; want it as is", got, err)
+	}
+}
+
+// A provider that exits inside an apply fails the create with an error
+// naming the provider and the resource type; the next request starts a
+// new process, which serves it.
+func TestProviderCrash(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("kvkit", WithProvider(tftest.KVProvider(t), Env(tfprov6.CrashEnv+"=crashing")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	h := hosttest.New(t, p)
+	root := t.TempDir()
+	ctx := context.Background()
+	if err := h.Configure(ctx, property.NewMap(map[string]property.Value{"root": property.New(root)})); err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:index:Entry", Name: "e", Inputs: entryInputs("crashing", "v")})
+	if err == nil || !strings.Contains(err.Error(), "terraform provider terraform-provider-kv") || !strings.Contains(err.Error(), "kv_entry: apply") ||
+		!strings.Contains(err.Error(), "ApplyResourceChange: the provider stopped answering: it exited or closed the connection") {
+		t.Fatalf("create = %v; want an error naming the provider and kv_entry", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "crashing.json")); !os.IsNotExist(err) {
+		t.Fatalf("the crashed create stored its entry (%v)", err)
+	}
+	e, err := h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:index:Entry", Name: "f", Inputs: entryInputs("fine", "v")})
+	if err != nil || e.ID != "fine" {
+		t.Fatalf("create after the crash = %v, %v; want a new process to serve it", e.ID, err)
 	}
 }

@@ -18,7 +18,9 @@
 // subset. Each provider instance of the package (the default one, or each
 // explicit one with its own configuration) is one provider process,
 // configured with its instance's values on its first request; the
-// processes end when the plugin does.
+// processes end when the plugin does. A process that exits (a crash)
+// fails its requests in flight, naming the provider, and the next
+// request of its instance starts another.
 //
 // How each step maps onto the protocol: Check validates the
 // configuration and plans a create; Diff plans from the recorded state;
@@ -28,7 +30,8 @@
 // "__terraform", and every recorded state is upgraded before use.
 // Sensitive attributes are secret; an output of a resource given a secret
 // input is secret too, as the host cannot tell what the provider computed
-// from it.
+// from it. A state the provider returns that is not of its schema is an
+// error naming the provider and the type.
 //
 // The command host/terraform/cmd/pulumi-resource-terraform-provider is a
 // ready plugin for any provider: parameterized with a provider binary

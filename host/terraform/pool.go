@@ -41,6 +41,17 @@ type proc struct {
 	err   error
 }
 
+// exited reports whether pr's process is known to have exited.
+func (pr *proc) exited() bool {
+	select {
+	case <-pr.ready:
+	default:
+		return false
+	}
+	e, ok := pr.srv.(interface{ Exited() bool })
+	return pr.err == nil && ok && e.Exited()
+}
+
 func newPool(src source) *pool { return &pool{src: src, procs: map[string]*proc{}} }
 
 // schema starts a process and reads the provider's schema; the process is
@@ -69,7 +80,79 @@ func (p *pool) schema(ctx context.Context) (*tfprotov6.GetProviderSchemaResponse
 
 // server is the configured process of a resource's provider instance.
 func (p *pool) server(ctx context.Context, info custom.ResourceInfo) (tfwire.Server, error) {
-	return p.configured(ctx, info.Config)
+	return p.retrying(ctx, info.Config)
+}
+
+// retrying is configured as a retrier.
+func (p *pool) retrying(ctx context.Context, config property.Map) (*retrier, error) {
+	srv, err := p.configured(ctx, config)
+	if err != nil {
+		return nil, err
+	}
+	return &retrier{srv, func(ctx context.Context) (tfwire.Server, error) { return p.configured(ctx, config) }}, nil
+}
+
+// retrier is a configured process whose calls without side effects, when
+// they find the process gone, are made again on the one that replaces it,
+// which serves its later calls. Applies are not: the gone process may have
+// applied.
+type retrier struct {
+	tfwire.Server
+	again func(context.Context) (tfwire.Server, error)
+}
+
+// retry calls f on r's process, and once more on a new one if it exited.
+func retry[T any](ctx context.Context, r *retrier, f func(tfwire.Server) (T, error)) (T, error) {
+	resp, err := f(r.Server)
+	if e, ok := r.Server.(interface{ Exited() bool }); err != nil && ok && e.Exited() {
+		if srv, err2 := r.again(ctx); err2 == nil {
+			r.Server = srv
+			return f(srv)
+		}
+	}
+	return resp, err
+}
+
+func (r *retrier) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+	return retry(ctx, r, func(s tfwire.Server) (*tfprotov6.ValidateResourceConfigResponse, error) {
+		return s.ValidateResourceConfig(ctx, req)
+	})
+}
+
+func (r *retrier) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
+	return retry(ctx, r, func(s tfwire.Server) (*tfprotov6.UpgradeResourceStateResponse, error) {
+		return s.UpgradeResourceState(ctx, req)
+	})
+}
+
+func (r *retrier) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	return retry(ctx, r, func(s tfwire.Server) (*tfprotov6.ReadResourceResponse, error) { return s.ReadResource(ctx, req) })
+}
+
+func (r *retrier) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	return retry(ctx, r, func(s tfwire.Server) (*tfprotov6.PlanResourceChangeResponse, error) {
+		return s.PlanResourceChange(ctx, req)
+	})
+}
+
+func (r *retrier) ImportResourceState(ctx context.Context, req *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {
+	return retry(ctx, r, func(s tfwire.Server) (*tfprotov6.ImportResourceStateResponse, error) {
+		return s.ImportResourceState(ctx, req)
+	})
+}
+
+func (r *retrier) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
+	return retry(ctx, r, func(s tfwire.Server) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
+		return s.ValidateDataResourceConfig(ctx, req)
+	})
+}
+
+func (r *retrier) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	return retry(ctx, r, func(s tfwire.Server) (*tfprotov6.ReadDataSourceResponse, error) { return s.ReadDataSource(ctx, req) })
+}
+
+func (r *retrier) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error) {
+	return retry(ctx, r, func(s tfwire.Server) (*tfprotov6.CallFunctionResponse, error) { return s.CallFunction(ctx, req) })
 }
 
 // configured is the process configured with the provider block's part of
@@ -83,6 +166,12 @@ func (p *pool) configured(ctx context.Context, config property.Map) (tfwire.Serv
 		return nil, fmt.Errorf("terraform provider %s: the plugin is stopping", p.src.name())
 	}
 	pr, ok := p.procs[key]
+	if ok && pr.exited() {
+		// The process is gone (it crashed, or was killed): start another.
+		delete(p.procs, key)
+		go func(stop func() error) { _ = stop() }(pr.stop)
+		ok = false
+	}
 	if !ok {
 		pr = &proc{ready: make(chan struct{})}
 		p.procs[key] = pr
@@ -188,7 +277,7 @@ func (p *pool) errorOf(ds []*tfprotov6.Diagnostic) error {
 func (p *pool) dataSource(name string, s *tfprotov6.Schema) core.Function {
 	return func(ctx context.Context, args property.Map) (property.Map, error) {
 		fail := func(err error) (property.Map, error) { return property.Map{}, fmt.Errorf("%s: %w", name, err) }
-		srv, err := p.configured(ctx, host.Config[property.Map](ctx))
+		srv, err := p.retrying(ctx, host.Config[property.Map](ctx))
 		if err != nil {
 			return property.Map{}, err
 		}
@@ -219,7 +308,7 @@ func (p *pool) dataSource(name string, s *tfprotov6.Schema) core.Function {
 		}
 		state, err := r.State.Unmarshal(s.ValueType())
 		if err != nil {
-			return fail(err)
+			return fail(fmt.Errorf("terraform provider %s returned a state not of %s's schema: %w", p.src.name(), name, err))
 		}
 		out, err := tfvalue.FromTerraform(s.Block, state)
 		if err != nil {
@@ -233,7 +322,7 @@ func (p *pool) dataSource(name string, s *tfprotov6.Schema) core.Function {
 func (p *pool) function(fn tfschema.Function, f *tfprotov6.Function) core.Function {
 	return func(ctx context.Context, args property.Map) (property.Map, error) {
 		fail := func(err error) (property.Map, error) { return property.Map{}, fmt.Errorf("%s: %w", fn.Name, err) }
-		srv, err := p.configured(ctx, host.Config[property.Map](ctx))
+		srv, err := p.retrying(ctx, host.Config[property.Map](ctx))
 		if err != nil {
 			return property.Map{}, err
 		}

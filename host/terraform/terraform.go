@@ -203,6 +203,7 @@ func serve(src source, o options) host.Option {
 			if err != nil {
 				return err
 			}
+			r.Provider = "terraform provider " + src.name()
 			if err := p.AddResource(tok, r, core.NoSignature); err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -21,6 +22,11 @@ import (
 
 // DefaultTTL is ttl_seconds when the configuration leaves it out.
 const DefaultTTL = 3600
+
+// CrashEnv names the environment variable whose value is a key: the
+// process exits with status 2 inside the create of that key's entry,
+// before storing it (a provider crashing mid-apply, for fault tests).
+const CrashEnv = "KV_CRASH_ON_CREATE"
 
 // PrivateKey is the private state key kv_entry sets on create and import
 // and requires on read and update: its value is {"root": <root>}.
@@ -158,6 +164,9 @@ func (r *entryResource) Create(ctx context.Context, req resource.CreateRequest, 
 	}
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("token"), &plan.Token)...) // write-only: not planned
 	key := plan.Key.ValueString()
+	if crash := os.Getenv(CrashEnv); crash != "" && crash == key {
+		os.Exit(2) // a provider dying mid-apply, for fault tests
+	}
 	if old, err := r.store.get(key); err != nil || old != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("key"), "entry exists", fmt.Sprintf("%s already holds %q (%v)", r.store.root, key, err))
 		return

@@ -23,6 +23,7 @@ package tfresource
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -49,6 +50,8 @@ type Resource struct {
 	typeName string
 	schema   *tfprotov6.Schema
 	server   ServerFunc
+	// Provider names the provider in errors; "the provider" when empty.
+	Provider string
 	props    map[string]string // property name of each top-level attribute and block
 }
 
@@ -394,7 +397,7 @@ func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.V
 	failed := r.diags(ctx, "apply", resp.Diagnostics)
 	state, err := r.decode(resp.NewState)
 	if err != nil {
-		return "", property.Map{}, r.errorf("apply", err)
+		return "", property.Map{}, errors.Join(failed, r.errorf("apply", err))
 	}
 	if state.IsNull() {
 		if failed == nil {
@@ -646,11 +649,20 @@ func (r *Resource) dynamic(v tftypes.Value) (*tfprotov6.DynamicValue, error) {
 	return &d, nil
 }
 
+// decode reads a state the provider returned, which must be of the schema.
 func (r *Resource) decode(d *tfprotov6.DynamicValue) (tftypes.Value, error) {
 	if d == nil {
 		return r.null(), nil
 	}
-	return d.Unmarshal(r.schema.ValueType())
+	v, err := d.Unmarshal(r.schema.ValueType())
+	if err != nil {
+		who := r.Provider
+		if who == "" {
+			who = "the provider"
+		}
+		return tftypes.Value{}, fmt.Errorf("%s returned a state not of %s's schema: %w", who, r.typeName, err)
+	}
+	return v, nil
 }
 
 // normalized are the keys of inputs with their converted values: secret

@@ -10,10 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	plugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/polyhost/polyhost/host/terraform/internal/tfplugin5"
 	"github.com/polyhost/polyhost/host/terraform/internal/tfplugin6"
@@ -48,7 +51,26 @@ type Client struct {
 	pc      *plugin.Client
 	version int
 	abort   func() // kills a process we started
+	gone    *atomic.Bool
 }
+
+// lost returns a dial option that sets gone when a call finds the
+// provider unreachable (codes.Unavailable): it exited or closed the
+// connection.
+func lost(gone *atomic.Bool) grpc.DialOption {
+	return grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		err := invoker(ctx, method, req, reply, cc, opts...)
+		if status.Code(err) == codes.Unavailable {
+			gone.Store(true)
+		}
+		return err
+	})
+}
+
+// Exited reports whether the provider is gone: its process exited, or a
+// call found it unreachable. A call that failed so has set it before it
+// returned.
+func (c *Client) Exited() bool { return c.gone.Load() || c.pc.Exited() }
 
 // Start starts the provider binary and completes go-plugin's handshake,
 // preferring protocol 6. Cancelling ctx aborts the start; it does not bound
@@ -64,9 +86,11 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 	cmd := exec.CommandContext(startCtx, cfg.Path, cfg.Args...)
 	// Our Env must win over the host's, so the host's comes first.
 	cmd.Env = append(append(os.Environ(), quietLogs(os.Environ(), cfg.Env)...), cfg.Env...)
+	gone := new(atomic.Bool)
 	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  handshake,
 		VersionedPlugins: versionedPlugins,
+		GRPCDialOptions:  []grpc.DialOption{lost(gone)},
 		Cmd:              cmd,
 		SkipHostEnv:      true,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
@@ -75,7 +99,7 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 		Logger:           newLogger(cfg.Log),
 		SyncStderr:       newLogWriter(cfg.Log, filepath.Base(cfg.Path)),
 	})
-	c, err := connect(ctx, pc, filepath.Base(cfg.Path), 0, abort)
+	c, err := connect(ctx, pc, filepath.Base(cfg.Path), 0, abort, gone)
 	if err != nil {
 		abort()
 		return nil, fmt.Errorf("start terraform provider %s: %w", cfg.Path, err)
@@ -97,14 +121,16 @@ func Attach(ctx context.Context, name, reattach string, log func(level, msg stri
 	if !ok {
 		return nil, fmt.Errorf("attach terraform provider %s: unsupported protocol version %d", name, rc.ProtocolVersion)
 	}
+	gone := new(atomic.Bool)
 	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  handshake,
 		Plugins:          ps,
+		GRPCDialOptions:  []grpc.DialOption{lost(gone)},
 		Reattach:         rc,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Logger:           newLogger(log),
 	})
-	c, err := connect(ctx, pc, name, rc.ProtocolVersion, func() {})
+	c, err := connect(ctx, pc, name, rc.ProtocolVersion, func() {}, gone)
 	if err != nil {
 		return nil, fmt.Errorf("attach terraform provider %s: %w", name, err)
 	}
@@ -126,7 +152,7 @@ func (c *Client) Close() error {
 // connect completes the handshake and dispenses the provider's client
 // of the given protocol version (0: the negotiated one); abort ends the
 // start when ctx is done.
-func connect(ctx context.Context, pc *plugin.Client, name string, version int, abort func()) (*Client, error) {
+func connect(ctx context.Context, pc *plugin.Client, name string, version int, abort func(), gone *atomic.Bool) (*Client, error) {
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -156,7 +182,7 @@ func connect(ctx context.Context, pc *plugin.Client, name string, version int, a
 	if version == 0 {
 		version = pc.NegotiatedVersion()
 	}
-	c := &Client{pc: pc, version: version, abort: abort}
+	c := &Client{pc: pc, version: version, abort: abort, gone: gone}
 	switch version {
 	case 5:
 		c.Server = &v5{name: name, pc: tfplugin5.NewProviderClient(conn)}
@@ -225,8 +251,12 @@ func parseReattach(s string) (*plugin.ReattachConfig, error) {
 	}, nil
 }
 
-// rpcError names the provider and the RPC in a transport failure.
+// rpcError names the provider and the RPC in a transport failure, and
+// says so when the provider is gone.
 func rpcError(name, rpc string, err error) error {
+	if status.Code(err) == codes.Unavailable {
+		return fmt.Errorf("terraform provider %s: %s: the provider stopped answering: it exited or closed the connection (%w)", name, rpc, err)
+	}
 	return fmt.Errorf("terraform provider %s: %s: %w", name, rpc, err)
 }
 
