@@ -15,7 +15,8 @@
 // sitekit:index:getX, a provider function rfc3339_parse the function
 // sitekit:index:rfc3339Parse, and the provider's configuration (root_dir
 // as rootDir) the package's configuration variables. [Only] serves a
-// subset. Each provider instance of the package (the default one, or each
+// subset; [Module] puts the tokens in a module of their own
+// (sitekit:time:Offset). Each provider instance of the package (the default one, or each
 // explicit one with its own configuration) is one provider process,
 // configured with its instance's values on its first request; the
 // processes end when the plugin does. A process that exits (a crash)

@@ -28,6 +28,7 @@ type Option func(*options)
 type options struct {
 	only         []string
 	prefix       string
+	module       string
 	env          []string
 	startTimeout time.Duration
 }
@@ -44,6 +45,13 @@ func Only(names ...string) Option {
 // is time).
 func Prefix(prefix string) Option {
 	return func(o *options) { o.prefix = prefix }
+}
+
+// Module puts the provider's resources, functions and types in a module
+// of the package: with Module("time"), time_static is pkg:time:Static
+// rather than pkg:index:Static, apart from the package's own tokens.
+func Module(name string) Option {
+	return func(o *options) { o.module = name }
 }
 
 // Env adds KEY=value pairs to the provider processes' environment.
@@ -187,7 +195,7 @@ func serve(src source, o options) host.Option {
 			_ = pool.close()
 			return fmt.Errorf("terraform provider %s has no resource, data source or function %s", src.name(), strings.Join(missing, ", "))
 		}
-		pkg, err := tfschema.Build(resp, tfschema.Options{Name: p.Name(), Prefix: o.prefix})
+		pkg, err := tfschema.Build(resp, tfschema.Options{Name: p.Name(), Prefix: o.prefix, Module: o.module})
 		if err != nil {
 			_ = pool.close()
 			return fmt.Errorf("terraform provider %s: %w", src.name(), err)

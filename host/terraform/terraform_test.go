@@ -217,3 +217,32 @@ func TestReattachOf(t *testing.T) {
 		t.Error("reattachOf read bad JSON")
 	}
 }
+
+// Module puts the provider's tokens in a module of the package, types
+// included, beside the package's own index tokens.
+func TestModule(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("kvkit", serve(newInproc(), options{prefix: "kv", module: "store"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, ok := p.Schema().Resource("kvkit:store:Entry"); !ok {
+		t.Fatalf("no kvkit:store:Entry in %s", p.Schema().JSON())
+	}
+	if _, ok := p.Schema().Function("kvkit:store:getEntry"); !ok {
+		t.Error("no kvkit:store:getEntry")
+	}
+	js := string(p.Schema().JSON())
+	if !strings.Contains(js, `"kvkit:store:EntryOwner"`) || strings.Contains(js, "kvkit:index:") {
+		t.Errorf("types not in the module: %s", js)
+	}
+	h := hosttest.New(t, p)
+	ctx := context.Background()
+	if err := h.Configure(ctx, property.NewMap(map[string]property.Value{"root": str(t.TempDir())})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:store:Entry", Name: "e", Inputs: entryInputs("k", "v")}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -54,6 +54,7 @@ type Options struct {
 	Name    string // the Pulumi package name: time
 	Prefix  string // the Terraform type name prefix, without "_": time
 	Version string // the package version; "" for none
+	Module  string // the tokens' module: time:<Module>:Offset; "" is index
 }
 
 // Package is a provider's Pulumi schema and what maps its tokens back to
@@ -119,7 +120,11 @@ func Build(resp *tfprotov6.GetProviderSchemaResponse, opts Options) (*Package, e
 
 // build makes the schema, giving each token in renamed another name.
 func build(resp *tfprotov6.GetProviderSchemaResponse, opts Options, renamed map[string]bool) (*Package, error) {
-	b := &builder{pkg: opts.Name, types: map[string]schema.Type{}, taken: map[string]bool{}, renamed: renamed}
+	mod := opts.Module
+	if mod == "" {
+		mod = "index"
+	}
+	b := &builder{pkg: opts.Name + ":" + mod + ":", types: map[string]schema.Type{}, taken: map[string]bool{}, renamed: renamed}
 	out := &Package{Resources: map[string]string{}, DataSources: map[string]string{}, Functions: map[string]Function{}}
 	doc := schema.Package{
 		Name:      opts.Name,
@@ -269,7 +274,7 @@ func deprecation(deprecated bool, msg string) string {
 }
 
 type builder struct {
-	pkg     string
+	pkg     string // the package and module of every token: "time:index:"
 	types   map[string]schema.Type
 	taken   map[string]bool // identifiers the SDKs declare
 	renamed map[string]bool // tokens to name otherwise
@@ -313,10 +318,10 @@ func (b *builder) tokens(names []string, name func(string) string, suffix string
 	out := map[string]string{}
 	for _, n := range names {
 		m := name(n)
-		if b.renamed[b.pkg+":index:"+m] {
+		if b.renamed[b.pkg+m] {
 			m += suffix
 		}
-		out[n] = b.pkg + ":index:" + b.unique(m)
+		out[n] = b.pkg + b.unique(m)
 	}
 	return out
 }
@@ -467,7 +472,7 @@ func (b *builder) attribute(where string, a *tfprotov6.SchemaAttribute) schema.P
 // typeName is the unique name of the object type at where, taken before
 // the names of the types inside it, which it prefixes.
 func (b *builder) typeName(where string) string {
-	if b.renamed[b.pkg+":index:"+where] {
+	if b.renamed[b.pkg+where] {
 		where += "Type"
 	}
 	return b.unique(where)
@@ -483,7 +488,7 @@ func (b *builder) objectType(name, description string, fs []field) string {
 			t.Required = append(t.Required, f.prop)
 		}
 	}
-	tok := b.pkg + ":index:" + name
+	tok := b.pkg + name
 	b.types[tok] = t
 	return "#/types/" + tok
 }
