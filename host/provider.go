@@ -26,10 +26,12 @@ type Option func(*Provider) error
 // registrations; with one, the Go types are checked against it.
 func New(name string, opts ...Option) (*Provider, error) {
 	p := &Provider{core.New(name)}
-	if err := p.apply(opts); err != nil {
-		return nil, err
+	err := p.apply(opts)
+	if err == nil {
+		err = p.core.Finish()
 	}
-	if err := p.core.Finish(); err != nil {
+	if err != nil {
+		_ = p.core.Close() // what the options started (a backend's processes)
 		return nil, err
 	}
 	return p, nil

@@ -39,6 +39,14 @@
 // (`pulumi package add <plugin> terraform-provider-time`), it serves that
 // provider as the package named after it (time).
 //
+// A replacement follows Pulumi's default, create before delete (the
+// resource option deleteBeforeReplace asks for Terraform's order); a
+// RequiresReplace path replaces only when its value changes. Write-only
+// attributes are recorded secret. A provider's log lines reach the
+// plugin's stderr only when TF_LOG (or a TF_LOG_* variable) asks for them;
+// otherwise providers run with their SDK's logs at WARN, and their
+// warnings and errors reach users as diagnostics.
+//
 // TF_REATTACH_PROVIDERS, as Terraform reads it, attaches to a provider
 // running in debug mode instead of starting one: the entry whose address
 // ends in the provider's name (".../time").

@@ -357,12 +357,14 @@ func (p *pool) function(fn tfschema.Function, f *tfprotov6.Function) core.Functi
 		}
 		if r.Error != nil {
 			msg := r.Error.Text
-			if i := r.Error.FunctionArgument; i != nil && int(*i) < len(fn.Parameters) {
+			if i := r.Error.FunctionArgument; i != nil && *i >= 0 && int(*i) < len(fn.Parameters) {
 				msg = fn.Parameters[*i] + ": " + msg
+			} else if i != nil && *i >= 0 && fn.Variadic != "" {
+				msg = fmt.Sprintf("%s[%d]: %s", fn.Variadic, int(*i)-len(fn.Parameters), msg)
 			}
 			return fail(errors.New(msg))
 		}
-		if r.Result == nil {
+		if r.Result == nil || f.Return == nil {
 			return fail(errors.New("the provider returned no result"))
 		}
 		res, err := r.Result.Unmarshal(f.Return.Type)

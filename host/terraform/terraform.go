@@ -59,7 +59,8 @@ func Env(pairs ...string) Option {
 	return func(o *options) { o.env = append(o.env, pairs...) }
 }
 
-// StartTimeout bounds a provider process's start (one minute when unset).
+// StartTimeout bounds a provider process's start, and the reading of its
+// schema when the host is built (one minute when unset).
 func StartTimeout(d time.Duration) Option {
 	return func(o *options) { o.startTimeout = d }
 }
@@ -164,18 +165,18 @@ func reattachOf(env, name string) (string, bool) {
 	return "", false
 }
 
-// providerLog sends a provider's log lines to the plugin's log, which the
-// engine keeps with its own (pulumi --logflow -v).
+// providerLog sends a provider's log lines to the plugin's stderr when the
+// user asks for them with TF_LOG or a TF_LOG_* variable, as Terraform
+// does; otherwise it drops them. What a provider logs is its own text,
+// which nothing here can redact: its warnings and errors reach users as
+// the diagnostics of its answers instead, redacted of the request's
+// secrets.
 func providerLog(name string) func(level, msg string) {
+	if !tfwire.LogsAsked(os.Environ()) {
+		return nil
+	}
 	return func(level, msg string) {
-		l := slog.LevelDebug
-		switch level {
-		case "warn":
-			l = slog.LevelWarn
-		case "error":
-			l = slog.LevelError
-		}
-		slog.Default().Log(context.Background(), l, msg, "provider", name)
+		slog.Default().Log(context.Background(), slog.LevelInfo, msg, "provider", name, "level", level)
 	}
 }
 
@@ -185,7 +186,14 @@ func serve(src source, o options) host.Option {
 	return func(hp *host.Provider) error {
 		p := core.Of(hp)
 		pool := newPool(src)
-		ctx := context.Background()
+		// A provider that starts but never answers must not hang the
+		// plugin's start: the schema read is bounded as the start is.
+		timeout := o.startTimeout
+		if timeout <= 0 {
+			timeout = tfwire.DefaultStartTimeout
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
 		schemaResp, err := pool.schema(ctx)
 		if err != nil {
 			return err

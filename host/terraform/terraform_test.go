@@ -246,3 +246,21 @@ func TestModule(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A provider's log lines, its own text that nothing redacts, are dropped
+// unless the user asks for them with TF_LOG.
+func TestProviderLogOnlyWhenAsked(t *testing.T) {
+	t.Setenv("TF_LOG", "")
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "TF_LOG_") {
+			t.Setenv(k, "")
+		}
+	}
+	if providerLog("terraform-provider-kv") != nil {
+		t.Error("provider lines forwarded without TF_LOG")
+	}
+	t.Setenv("TF_LOG", "debug")
+	if providerLog("terraform-provider-kv") == nil {
+		t.Error("TF_LOG=debug, but provider lines dropped")
+	}
+}

@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -60,7 +61,8 @@ func partTokens(parts [][]byte) map[string]map[string]bool {
 }
 
 // partSections are how each section of a part joins: a mapping of tokens
-// or names, each declared once, or a list added to.
+// or names, each declared once, or a list added to; in config and
+// provider, only the keys listed (their description is the package's).
 var partSections = map[string][]string{
 	"config":    {"variables", "defaults"},
 	"provider":  {"inputProperties", "properties", "requiredInputs", "required"},
@@ -91,6 +93,9 @@ func joinParts(doc *yaml.Node, parts [][]byte) error {
 				into := section(doc, key)
 				for j := 0; j+1 < len(val.Content); j += 2 {
 					sub, v := val.Content[j].Value, val.Content[j+1]
+					if !slices.Contains(subs, sub) {
+						continue // a description: the package's own
+					}
 					if v.Kind == yaml.SequenceNode {
 						list := child(into, sub, yaml.SequenceNode)
 						list.Content = append(list.Content, v.Content...)

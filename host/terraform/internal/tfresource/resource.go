@@ -53,6 +53,9 @@ type Resource struct {
 	// Provider names the provider in errors; "the provider" when empty.
 	Provider string
 	props    map[string]string // property name of each top-level attribute and block
+	// writeOnly are the properties of write-only attributes, which the
+	// recorded inputs keep secret (Terraform stores them nowhere).
+	writeOnly map[string]bool
 }
 
 var _ interface {
@@ -77,7 +80,14 @@ func New(typeName string, schema *tfprotov6.Schema, server ServerFunc) (*Resourc
 	for _, b := range schema.Block.BlockTypes {
 		names = append(names, b.TypeName)
 	}
-	return &Resource{typeName: typeName, schema: schema, server: server, props: tfvalue.PropertyNames(names)}, nil
+	props := tfvalue.PropertyNames(names)
+	writeOnly := map[string]bool{}
+	for _, a := range schema.Block.Attributes {
+		if a.WriteOnly {
+			writeOnly[props[a.Name]] = true
+		}
+	}
+	return &Resource{typeName: typeName, schema: schema, server: server, props: props, writeOnly: writeOnly}, nil
 }
 
 // whole reports whether a block has no nil attribute, nested type or block.
@@ -142,7 +152,7 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 	if err != nil {
 		return custom.CheckResponse{}, r.errorf("check", err)
 	}
-	return custom.CheckResponse{Inputs: normalized(req.Inputs, inputs), Failures: failures}, nil
+	return custom.CheckResponse{Inputs: r.normalized(req.Inputs, inputs), Failures: failures}, nil
 }
 
 // Diff plans the change from the recorded state to the inputs.
@@ -362,7 +372,33 @@ func (r *Resource) plan(ctx context.Context, srv tfwire.Server, prior tftypes.Va
 	if err != nil {
 		return planned{}, r.errorf("plan", err)
 	}
-	return planned{state: state, config: cfg, private: resp.PlannedPrivate, replace: resp.RequiresReplace}, nil
+	return planned{state: state, config: cfg, private: resp.PlannedPrivate, replace: changedPaths(prior, state, resp.RequiresReplace)}, nil
+}
+
+// changedPaths are the paths whose value the plan changes (or leaves
+// unknown): Terraform replaces a resource only for those of a provider's
+// RequiresReplace, and never on a create.
+func changedPaths(prior, plan tftypes.Value, paths []*tftypes.AttributePath) []*tftypes.AttributePath {
+	if prior.IsNull() {
+		return nil
+	}
+	var out []*tftypes.AttributePath
+	for _, p := range paths {
+		if p == nil {
+			continue
+		}
+		old, _, oldErr := tftypes.WalkAttributePath(prior, p)
+		now, _, nowErr := tftypes.WalkAttributePath(plan, p)
+		if oldErr != nil && nowErr != nil {
+			continue // in neither
+		}
+		o, _ := old.(tftypes.Value)
+		n, _ := now.(tftypes.Value)
+		if oldErr != nil || nowErr != nil || !n.IsFullyKnown() || !o.Equal(n) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func (r *Resource) planResourceChange(ctx context.Context, srv tfwire.Server, prior, proposed, cfg tftypes.Value, private []byte) (*tfprotov6.PlanResourceChangeResponse, error) {
@@ -408,9 +444,9 @@ func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.V
 	id, outputs, err := r.outputs(state, resp.Private)
 	switch {
 	case err != nil:
-		return "", property.Map{}, err
+		return "", property.Map{}, errors.Join(failed, err)
 	case id == "":
-		return "", property.Map{}, fmt.Errorf("%s: apply: the provider returned a state without an id (a string attribute id)", r.typeName)
+		return "", property.Map{}, errors.Join(failed, fmt.Errorf("%s: apply: the provider returned a state without an id (a string attribute id)", r.typeName))
 	case failed != nil:
 		return id, outputs, &custom.PartialError{ID: id, Outputs: outputs, Err: failed}
 	}
@@ -668,11 +704,11 @@ func (r *Resource) decode(d *tfprotov6.DynamicValue) (tftypes.Value, error) {
 // normalized are the keys of inputs with their converted values: secret
 // when they held a secret (converting unwrapped it), null when conversion
 // left them out.
-func normalized(inputs, converted property.Map) property.Map {
+func (r *Resource) normalized(inputs, converted property.Map) property.Map {
 	out := make(map[string]property.Value, inputs.Len())
 	for k, v := range inputs.All {
 		c := converted.Get(k)
-		if v.HasSecrets() {
+		if v.HasSecrets() || r.writeOnly[k] {
 			c = c.WithSecret(true)
 		}
 		out[k] = c

@@ -464,7 +464,7 @@ func (b *builder) attribute(where string, a *tfprotov6.SchemaAttribute) schema.P
 		p = b.typ(where, a.Type)
 	}
 	p.Description = a.Description
-	p.Secret = a.Sensitive
+	p.Secret = a.Sensitive || a.WriteOnly // Terraform never stores a write-only value: a password_wo
 	p.DeprecationMessage = deprecation(a.Deprecated, a.DeprecationMessage)
 	return p
 }

@@ -266,16 +266,25 @@ func rpcError(name, rpc string, err error) error {
 // that go-plugin parses, which cost more CPU than the calls themselves
 // (docs/performance.md).
 func quietLogs(envs ...[]string) []string {
-	for _, env := range envs {
-		for _, kv := range env {
-			if strings.HasPrefix(kv, "TF_LOG=") || strings.HasPrefix(kv, "TF_LOG_") {
-				return nil
-			}
-		}
+	if LogsAsked(envs...) {
+		return nil
 	}
 	var out []string
 	for _, v := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_SDK_HELPER_SCHEMA", "TF_LOG_PROVIDER"} {
 		out = append(out, v+"=WARN")
 	}
 	return out
+}
+
+// LogsAsked reports whether the environments set TF_LOG or a TF_LOG_*
+// variable: the user asks for the provider's log lines.
+func LogsAsked(envs ...[]string) bool {
+	for _, env := range envs {
+		for _, kv := range env {
+			if k, v, _ := strings.Cut(kv, "="); (k == "TF_LOG" || strings.HasPrefix(k, "TF_LOG_")) && v != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
