@@ -190,6 +190,62 @@ func TestSchemaFromTypesDescriptions(t *testing.T) {
 	}
 }
 
+// WithDescription describes components, custom resources, methods,
+// functions and the provider in Go code the running plugin sees: the
+// schema served by a Go-first provider has them, and they win over the
+// doc comments Docs gives.
+func TestWithDescription(t *testing.T) {
+	t.Parallel()
+	described := append(shopOptions(),
+		host.WithDescription("shop:index:Store", "A shop."),
+		host.WithDescription("shop:index:Till", "A till."),
+		host.WithDescription("shop:index:Store/open", "Opens the shop."),
+		host.WithDescription("shop:index:lookup", "Looks a key up."),
+		host.WithDescription("pulumi:providers:shop", "The shop provider."),
+	)
+	_, resp := servedSchema(t, "shop", described...)
+	fromDocs, err := host.SchemaFromTypes("shop", docsOf{}, described...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string][]byte{"served": []byte(resp.GetSchema()), "SchemaFromTypes": fromDocs} {
+		var doc struct {
+			Provider  struct{ Description string }
+			Resources map[string]struct{ Description string }
+			Functions map[string]struct{ Description string }
+		}
+		if err := yaml.Unmarshal(src, &doc); err != nil {
+			t.Fatal(err)
+		}
+		for got, want := range map[string]string{
+			doc.Provider.Description:                           "The shop provider.",
+			doc.Resources["shop:index:Store"].Description:      "A shop.",
+			doc.Resources["shop:index:Till"].Description:       "A till.",
+			doc.Functions["shop:index:Store/open"].Description: "Opens the shop.",
+			doc.Functions["shop:index:lookup"].Description:     "Looks a key up.",
+		} {
+			if got != want {
+				t.Errorf("%s: description %q, want %q", name, got, want)
+			}
+		}
+		// Left alone, the method keeps its doc comment.
+		if got := doc.Functions["shop:index:Store/describe"].Description; name == "SchemaFromTypes" && !strings.HasPrefix(got, "func host_test.shopOptions") {
+			t.Errorf("describe's description %q, want its doc comment", got)
+		}
+	}
+	for _, tc := range []struct {
+		opts []host.Option
+		want string
+	}{
+		{[]host.Option{host.WithDescription("shop:index:Nope", "x")}, `WithDescription("shop:index:Nope"): no component, resource, method or function of package shop has that token`},
+		{[]host.Option{host.WithDescription("shop:index:Store", "x"), host.WithDescription("shop:index:Store", "y")}, "shop:index:Store described twice"},
+	} {
+		if _, err := host.New("shop", append(shopOptions(), tc.opts...)...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New = %v, want an error with %q", err, tc.want)
+		}
+	}
+}
+
 // What Go types cannot say is refused, each named, all at once.
 func TestSchemaFromTypesRefuses(t *testing.T) {
 	t.Parallel()

@@ -96,6 +96,16 @@ func WithoutSchema() Option {
 	return func(p *Provider) error { p.core.SetNoSchema(); return nil }
 }
 
+// WithDescription describes a component, custom resource, method,
+// function or the provider ("pulumi:providers:<pkg>") by its token in the
+// schema built from the Go types, whether the running plugin builds it or
+// go generate writes it: what an Annotate method's Describe of the struct
+// itself does for a type. It wins over the doc comment go generate reads.
+// A schema given with [WithSchema] has its own descriptions.
+func WithDescription(token, description string) Option {
+	return func(p *Provider) error { return p.core.SetDescription(token, description) }
+}
+
 // WithMaxProcs sets how many threads run the plugin's Go code at once
 // (GOMAXPROCS) when [Main] runs it: 1 unless set; 0 leaves Go's default,
 // the CPUs the process may use. Serve leaves the process as it is.

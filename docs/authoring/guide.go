@@ -37,6 +37,10 @@ func Registrations() []host.Option {
 		host.WithTypedResource(NoteType, Note{}),
 		host.WithComponent(BoardType, NewBoard),
 		host.WithComponent(CardType, NewCard),
+		// Descriptions the running plugin's schema has, as doc comments
+		// reach it only through go generate.
+		host.WithDescription(GetWordCount, "Counts the words of a text."),
+		host.WithDescription(BoardType, "A board of notes, one Note resource each."),
 	}
 }
 

@@ -118,6 +118,22 @@ func TestWordCount(t *testing.T) {
 	}
 }
 
+// The schema the plugin builds from the Go types has the descriptions
+// WithDescription gives.
+func TestDescriptions(t *testing.T) {
+	p, err := host.New("guide", guide.Registrations()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Schema()
+	if got := s.Functions[guide.GetWordCount].Description; got != "Counts the words of a text." {
+		t.Errorf("getWordCount's description %q", got)
+	}
+	if got := s.Resources[guide.BoardType].Description; got != "A board of notes, one Note resource each." {
+		t.Errorf("Board's description %q", got)
+	}
+}
+
 // A Card reads the Board it is given through the engine.
 func TestCard(t *testing.T) {
 	h := newHarness(t)

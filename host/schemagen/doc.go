@@ -4,7 +4,8 @@
 // reflection cannot see, so they are read from the source) and an overlay
 // merged in for what Go cannot say. Types, fields (those of embedded
 // structs too), components, methods and functions are described by their
-// doc comments, enum values by those of the constants that declare them.
+// doc comments, enum values by those of the constants that declare them;
+// an Annotate method's Describe and host.WithDescription win over them.
 //
 // A package's generate command is one line, run by go generate:
 //

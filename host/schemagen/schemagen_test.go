@@ -54,6 +54,8 @@ func TestGenerate(t *testing.T) {
 		w.Properties["id"].Description:                 "The widget's serial number.",
 		doc.Resources["fix:index:Widget"].Description:  "Builds a widget.\n\nIt has two paragraphs, the second on two lines.",
 		doc.Functions["fix:index:measure"].Description: "Measures a widget.",
+		// A closure, which has no doc comment, described by WithDescription.
+		doc.Functions["fix:index:weigh"].Description: "Weighs a widget.",
 		// An embedded struct's field, described by its own comment.
 		w.InputProperties["label"].Description: "Label printed on the widget.",
 	} {

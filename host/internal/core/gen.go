@@ -125,6 +125,7 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 		add(doc, "version", scalar(p.version))
 	}
 	prov := mapping()
+	addText(prov, "description", p.descriptions[p.providerToken()])
 	if sh := p.configSignature; sh != nil {
 		props, required := g.object("configuration", sh.args)
 		config := mapping()
@@ -193,6 +194,14 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 			add(functions, tok, g.function(tok))
 		}
 	}
+	for _, tok := range slices.Sorted(maps.Keys(p.descriptions)) {
+		_, f := p.functions[tok]
+		_, r := p.resources[tok]
+		_, b := p.bridged[tok]
+		if !f && !r && !b && !p.componentTokens()[tok] && !slices.Contains(p.methodTokens(), tok) && tok != p.providerToken() {
+			g.fail("WithDescription(%q): no component, resource, method or function of package %s has that token", tok, p.name)
+		}
+	}
 	for _, tok := range slices.Sorted(maps.Keys(g.refs)) {
 		if _, ok := g.types[tok]; !ok {
 			g.fail("%s: type=%s names no type of package %s (its types are the named structs and enums of its Go fields)", g.refs[tok], tok, p.name)
@@ -219,6 +228,14 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 	return doc, nil
 }
 
+// described is what WithDescription says of tok, else doc.
+func (g *generator) described(tok, doc string) string {
+	if d, ok := g.p.descriptions[tok]; ok {
+		return d
+	}
+	return doc
+}
+
 // resource describes a component or custom resource.
 func (g *generator) resource(tok string) *yaml.Node {
 	r := mapping()
@@ -229,12 +246,14 @@ func (g *generator) resource(tok string) *yaml.Node {
 	}
 	switch {
 	case isComponent:
-		addText(r, "description", g.docs.Func(funcName(sh.fn)))
+		addText(r, "description", g.described(tok, g.docs.Func(funcName(sh.fn))))
 	case !typed:
 		g.fail("%s: registered with WithResource, which says nothing of its Go types; write it as a custom.TypedResource and register it with WithTypedResource, or give its types with WithRawResource[Inputs, State]", tok)
 		return r
 	case reflect.TypeOf(sh.fn) != nil: // the author's backend
-		addText(r, "description", g.docs.Type(elem(reflect.TypeOf(sh.fn))))
+		addText(r, "description", g.described(tok, g.docs.Type(elem(reflect.TypeOf(sh.fn)))))
+	default:
+		addText(r, "description", g.p.descriptions[tok])
 	}
 	props, required := g.object(tok+" inputs", sh.args)
 	if len(props.Content) > 0 {
@@ -275,7 +294,7 @@ func (g *generator) methods(tok string) *yaml.Node {
 func (g *generator) function(tok string) *yaml.Node {
 	sh := g.p.signatures[tok]
 	f := mapping()
-	addText(f, "description", g.docs.Func(funcName(sh.fn)))
+	addText(f, "description", g.described(tok, g.docs.Func(funcName(sh.fn))))
 	props, required := g.object(tok+" arguments", sh.args)
 	isMethod := slices.Contains(g.p.methodTokens(), tok)
 	if isMethod {

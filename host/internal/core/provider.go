@@ -71,21 +71,23 @@ type definition struct {
 	closers         []func() error                                       // AddCloser: what Close releases with the package
 	generating      bool                                                 // building the schema from types: WithSchema is ignored
 	maxProcs        int                                                  // GOMAXPROCS for Main; 0 leaves Go's default
+	descriptions    map[string]string                                    // WithDescription, by token
 }
 
 // New is an empty provider for package name; the options of package host
 // fill it, and [Provider.Finish] completes it.
 func New(name string) *Provider {
 	return newInstance(&definition{
-		name:       name,
-		components: map[string]Constructor{},
-		resources:  map[string]custom.Resource{},
-		methods:    map[string]Method{},
-		functions:  map[string]Function{},
-		signatures: map[string]signature{},
-		bridged:    map[string]Bridged{},
-		refTypes:   map[reflect.Type]string{},
-		maxProcs:   defaultMaxProcs,
+		name:         name,
+		components:   map[string]Constructor{},
+		resources:    map[string]custom.Resource{},
+		methods:      map[string]Method{},
+		functions:    map[string]Function{},
+		signatures:   map[string]signature{},
+		bridged:      map[string]Bridged{},
+		refTypes:     map[reflect.Type]string{},
+		maxProcs:     defaultMaxProcs,
+		descriptions: map[string]string{},
 	})
 }
 
@@ -231,6 +233,16 @@ func (p *Provider) SetSchema(src []byte) error {
 		return err
 	}
 	p.schema, p.schemaSrc = s, src
+	return nil
+}
+
+// SetDescription describes the registration token (host.WithDescription)
+// in the schema built from the Go types.
+func (p *Provider) SetDescription(token, text string) error {
+	if _, dup := p.descriptions[token]; dup {
+		return fmt.Errorf("%s described twice", token)
+	}
+	p.descriptions[token] = text
 	return nil
 }
 
