@@ -12,6 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/diag"
@@ -377,33 +378,46 @@ func TestComponentFeatures(t *testing.T) {
 }
 
 // A child of the plugin's own package, registered with no provider and no
-// version, goes out with the plugin's version, as a generated SDK sends
-// its own: the engine then serves it by the versioned default provider
-// that serves its parent (issue 38, item 15). A child of another package,
-// or one given a version or a provider, is left as it is.
+// version, goes out with the plugin's version when the engine serves the
+// plugin as a versioned default provider, as a generated SDK sends its
+// own: the engine then serves it by the provider that serves its parent
+// (issue 38, item 15). Served as the unversioned default, it goes out with
+// none, and so lands there too. A child of another package, or one given a
+// version, is left as it is.
 func TestOwnChildrenCarryThePluginVersion(t *testing.T) {
 	t.Parallel()
-	mon := hosttest.Start(t)
-	client := serve(t, mon.Addr(), host.WithVersion("1.2.3"), host.WithResource("test:index:Thing", noteResource{}),
-		host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
-			for _, req := range []monitorclient.RegisterResourceRequest{
-				{Type: "test:index:Thing", Name: "own", Custom: true},
-				{Type: "test:index:Thing", Name: "pinned", Custom: true, Version: "1.0.0"},
-				{Type: "other:index:Thing", Name: "other", Custom: true},
-			} {
-				if _, err := c.Register(ctx, req); err != nil {
-					return rawCompOut{}, err
+	for provider, want := range map[string]map[string]string{
+		"default_1_2_3": {"own": "1.2.3", "pinned": "1.0.0", "other": ""},
+		"default":       {"own": "", "pinned": "1.0.0", "other": ""},
+	} {
+		mon := hosttest.Start(t)
+		client := serve(t, mon.Addr(), host.WithVersion("1.2.3"), host.WithResource("test:index:Thing", noteResource{}),
+			host.WithComponent("test:index:Comp", func(ctx context.Context, c *host.Component, args rawCompArgs) (rawCompOut, error) {
+				for _, req := range []monitorclient.RegisterResourceRequest{
+					{Type: "test:index:Thing", Name: "own", Custom: true},
+					{Type: "test:index:Thing", Name: "pinned", Custom: true, Version: "1.0.0"},
+					{Type: "other:index:Thing", Name: "other", Custom: true},
+				} {
+					if _, err := c.Register(ctx, req); err != nil {
+						return rawCompOut{}, err
+					}
 				}
+				return rawCompOut{Shout: property.New("x")}, nil
+			}))
+		urn := "urn:pulumi:dev::proj::pulumi:providers:test::" + provider
+		if _, err := client.Configure(context.Background(), &pulumirpc.ConfigureRequest{Args: &structpb.Struct{}, AcceptSecrets: true,
+			Urn: &urn, Name: &provider, Id: ptr("04da6b54-80e4-46f7-96ec-b56ff0331ba9")}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range mon.Registrations() {
+			if v, ok := want[r.Name]; ok && r.Version != v {
+				t.Errorf("served as %s: %s registered with version %q, want %q", provider, r.Name, r.Version, v)
 			}
-			return rawCompOut{Shout: property.New("x")}, nil
-		}))
-	if _, err := client.Construct(context.Background(), constructReq(mon, "test:index:Comp", "c", map[string]any{"greeting": "hi"})); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{"own": "1.2.3", "pinned": "1.0.0", "other": ""}
-	for _, r := range mon.Registrations() {
-		if v, ok := want[r.Name]; ok && r.Version != v {
-			t.Errorf("%s registered with version %q, want %q", r.Name, r.Version, v)
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

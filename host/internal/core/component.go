@@ -221,16 +221,21 @@ func (c *Component) fillIn(provider *providers.Reference, token string, handle *
 }
 
 // ownVersion gives a child of p's own package that names no provider,
-// version or package the plugin's version, as a generated SDK sends its
-// own, so the engine serves it by the versioned default provider its
-// parent has, not by a second, unversioned one. A parameterized package's
-// children need its packageRef, and a development build has no version
-// the engine could find: both are left as they are.
+// version or package the plugin's version when the engine serves this
+// instance as a versioned default provider (default_0_1_0), as a generated
+// SDK sends its own: the engine then serves the child by the provider that
+// serves its parent, not by a second, unversioned one. On the unversioned
+// default, it sends none, so the child lands there too. A parameterized
+// package's children need its packageRef, and a development build has no
+// version the engine could find: both are left as they are.
 func (p *Provider) ownVersion(req *monitorclient.RegisterResourceRequest) {
 	if req.Version != "" || req.PackageRef != "" || req.Provider.URN() != "" || len(req.Providers) > 0 {
 		return
 	}
-	if packageOf(req.Type) == p.name && p.param == nil && p.version != devVersion {
+	if packageOf(req.Type) != p.name || p.param != nil || p.version == devVersion {
+		return
+	}
+	if self := p.configNow().self.URN(); self != "" && strings.HasPrefix(self.Name(), "default_") {
 		req.Version = p.version
 	}
 }
