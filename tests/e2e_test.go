@@ -35,7 +35,7 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The scripts' programs consume the sitekit SDKs that tests/setup.sh
-	// generates with Pulumi's generators.
+	// generates with Pulumi's generators (committed in sdk/) and builds.
 	sdk := filepath.Join(repo, "sdk")
 	for _, f := range []string{"go/go.sum", "nodejs/bin/package.json", "python/setup.py"} {
 		if _, err := os.Stat(filepath.Join(sdk, f)); err != nil {

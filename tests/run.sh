@@ -1,12 +1,25 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs the consumer-program
-# dependencies and the real pulumi CLI (tests/setup.sh), then gofmt and
-# go vet, staticcheck, unit tests, the e2e scripts on both engines, the race detector
+# dependencies and the real pulumi CLI and regenerates the sitekit SDKs
+# (tests/setup.sh), checks that the regenerated SDKs are the committed ones,
+# then gofmt and go vet, staticcheck, unit tests, the e2e scripts on both engines, the race detector
 # on the concurrent packages, and a short fuzz of each fuzz target.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tests/setup.sh
+# The SDKs in sdk/ are committed, as Pulumi's provider repositories commit
+# theirs, so that the examples run without the CLI's build: they must be
+# what a fresh `pulumi package gen-sdk` run (setup.sh, just now) writes.
+if ! git diff --quiet -- sdk || [ -n "$(git ls-files --others --exclude-standard -- sdk)" ]; then
+	{
+		echo "tests/run.sh: the committed SDKs in sdk/ differ from a fresh codegen run:"
+		git status --short -- sdk
+		echo "tests/setup.sh has just written the fresh ones into sdk/ (it does so on"
+		echo "every run): review them (git diff sdk) and commit them (git add sdk)."
+	} >&2
+	exit 1
+fi
 # setup.sh installed the real pulumi CLI: scripts that need it must run, not skip.
 export POLYHOST_REQUIRE_PULUMI=1
 unformatted=$(gofmt -l $(git ls-files '*.go'))

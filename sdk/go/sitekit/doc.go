@@ -1,0 +1,2 @@
+// Static websites on blob storage, as Pulumi components written once in Go.
+package sitekit
