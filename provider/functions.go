@@ -31,10 +31,11 @@ type GetObjectResult struct {
 
 // getObject reads an object back from storage.
 func (b *backend) getObject(ctx context.Context, args GetObjectArgs) (GetObjectResult, error) {
-	st, err := b.get()
+	st, release, err := b.get()
 	if err != nil {
 		return GetObjectResult{}, err
 	}
+	defer release()
 	if err := checkObjectNames(args.Bucket, args.Key, "bucket", "key"); err != nil {
 		return GetObjectResult{}, err
 	}

@@ -29,6 +29,10 @@ type backend struct {
 type store struct {
 	*storage.Store
 	secretURL bool
+	// users are the requests holding the store (backend.get); a store a
+	// reconfigure retired closes when the last one releases it.
+	users   int
+	retired bool
 }
 
 // address is a bucket's endpoint, or with a key an object's url: secret
@@ -72,20 +76,39 @@ func (b *backend) configure(ctx context.Context, config Config) error {
 	b.mu.Lock()
 	old := b.store
 	b.store = &store{Store: st, secretURL: u.Secret()}
-	b.mu.Unlock()
+	closeOld := old != nil && old.users == 0
 	if old != nil {
+		old.retired = true
+	}
+	b.mu.Unlock()
+	if closeOld {
 		_ = old.Close()
 	}
 	return nil
 }
 
-func (b *backend) get() (*store, error) {
+// get is the store a request works on, and the release it must call when
+// done: a reconfigure closes the store it replaces only once no request
+// holds it.
+func (b *backend) get() (*store, func(), error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.store == nil {
-		return nil, errors.New("the provider has no storage configured (storageUrl)")
+		return nil, nil, errors.New("the provider has no storage configured (storageUrl)")
 	}
-	return b.store, nil
+	st := b.store
+	st.users++
+	return st, func() { b.release(st) }, nil
+}
+
+func (b *backend) release(st *store) {
+	b.mu.Lock()
+	st.users--
+	closeNow := st.retired && st.users == 0
+	b.mu.Unlock()
+	if closeNow {
+		_ = st.Close()
+	}
 }
 
 // Bucket is a storage bucket.
@@ -134,10 +157,11 @@ func bucketID(id resource.ID) (string, error) {
 
 // Create makes a new bucket named after the resource.
 func (r Bucket) Create(ctx context.Context, req custom.TypedCreateRequest[BucketArgs]) (custom.TypedCreateResponse[BucketState], error) {
-	st, err := r.b.get()
+	st, release, err := r.b.get()
 	if err != nil {
 		return custom.TypedCreateResponse[BucketState]{}, err
 	}
+	defer release()
 	info := storage.BucketInfo{Name: bucketName(req.Name) + "-" + randomHex(4), Labels: req.Inputs.Labels, AccessKey: randomHex(16)}
 	if err := st.PutBucket(ctx, info); err != nil {
 		return custom.TypedCreateResponse[BucketState]{}, err // it names the bucket
@@ -148,10 +172,11 @@ func (r Bucket) Create(ctx context.Context, req custom.TypedCreateRequest[Bucket
 // Read returns the bucket's live state; it also serves import by name.
 func (r Bucket) Read(ctx context.Context, req custom.TypedReadRequest[BucketArgs, BucketState]) (custom.TypedReadResponse[BucketArgs, BucketState], error) {
 	type response = custom.TypedReadResponse[BucketArgs, BucketState]
-	st, err := r.b.get()
+	st, release, err := r.b.get()
 	if err != nil {
 		return response{}, err
 	}
+	defer release()
 	name, err := bucketID(req.ID)
 	if err != nil {
 		return response{}, err
@@ -169,10 +194,11 @@ func (r Bucket) Read(ctx context.Context, req custom.TypedReadRequest[BucketArgs
 // Update rewrites the bucket's labels.
 func (r Bucket) Update(ctx context.Context, req custom.TypedUpdateRequest[BucketArgs, BucketState]) (custom.TypedUpdateResponse[BucketState], error) {
 	type response = custom.TypedUpdateResponse[BucketState]
-	st, err := r.b.get()
+	st, release, err := r.b.get()
 	if err != nil {
 		return response{}, err
 	}
+	defer release()
 	name, err := bucketID(req.ID)
 	if err != nil {
 		return response{}, err
@@ -190,10 +216,11 @@ func (r Bucket) Update(ctx context.Context, req custom.TypedUpdateRequest[Bucket
 
 // Delete removes the bucket.
 func (r Bucket) Delete(ctx context.Context, req custom.TypedDeleteRequest[BucketArgs, BucketState]) (custom.DeleteResponse, error) {
-	st, err := r.b.get()
+	st, release, err := r.b.get()
 	if err != nil {
 		return custom.DeleteResponse{}, err
 	}
+	defer release()
 	name, err := bucketID(req.ID)
 	if err != nil {
 		return custom.DeleteResponse{}, err
@@ -296,10 +323,11 @@ func (ContentType) Values() []host.EnumValue[ContentType] {
 func (a BucketObjectArgs) secretName() bool { return a.Bucket.Secret() || a.Key.Secret() }
 
 func (r BucketObject) write(ctx context.Context, args BucketObjectArgs) (BucketObjectState, error) {
-	st, err := r.b.get()
+	st, release, err := r.b.get()
 	if err != nil {
 		return BucketObjectState{}, err
 	}
+	defer release()
 	bucket, key := args.Bucket.AsString(), args.Key.AsString()
 	if err := checkObjectNames(bucket, key, "bucket", "key"); err != nil {
 		return BucketObjectState{}, err
@@ -393,10 +421,11 @@ func (r BucketObject) Update(ctx context.Context, req custom.TypedUpdateRequest[
 // with only an ID ("bucket/key") it imports the object.
 func (r BucketObject) Read(ctx context.Context, req custom.TypedReadRequest[BucketObjectArgs, BucketObjectState]) (custom.TypedReadResponse[BucketObjectArgs, BucketObjectState], error) {
 	type response = custom.TypedReadResponse[BucketObjectArgs, BucketObjectState]
-	st, err := r.b.get()
+	st, release, err := r.b.get()
 	if err != nil {
 		return response{}, err
 	}
+	defer release()
 	bucket, key, err := objectAddress(req.ID, req.Outputs)
 	if err != nil {
 		return response{}, err
@@ -418,10 +447,11 @@ func (r BucketObject) Read(ctx context.Context, req custom.TypedReadRequest[Buck
 
 // Delete removes the object.
 func (r BucketObject) Delete(ctx context.Context, req custom.TypedDeleteRequest[BucketObjectArgs, BucketObjectState]) (custom.DeleteResponse, error) {
-	st, err := r.b.get()
+	st, release, err := r.b.get()
 	if err != nil {
 		return custom.DeleteResponse{}, err
 	}
+	defer release()
 	bucket, key, err := objectAddress(req.ID, req.Outputs)
 	if err != nil {
 		return custom.DeleteResponse{}, err

@@ -95,10 +95,11 @@ type rawObject struct{ b *backend }
 func (rawObject) ExactSecrets() bool { return true }
 
 func (r rawObject) write(ctx context.Context, in property.Map) (property.Map, error) {
-	st, err := r.b.get()
+	st, release, err := r.b.get()
 	if err != nil {
 		return property.Map{}, err
 	}
+	defer release()
 	bucket, key, content := in.Get("bucket"), in.Get("key"), in.Get("content")
 	if err := checkObjectNames(bucket.AsString(), key.AsString(), "bucket", "key"); err != nil {
 		return property.Map{}, err
@@ -146,10 +147,11 @@ func (r rawObject) Update(ctx context.Context, req custom.UpdateRequest) (custom
 }
 
 func (r rawObject) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
-	st, err := r.b.get()
+	st, release, err := r.b.get()
 	if err != nil {
 		return custom.ReadResponse{}, err
 	}
+	defer release()
 	bucket, key, err := objectAddress(req.ID, BucketObjectState{})
 	if err != nil {
 		return custom.ReadResponse{}, err
@@ -165,10 +167,11 @@ func (r rawObject) Read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 }
 
 func (r rawObject) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
-	st, err := r.b.get()
+	st, release, err := r.b.get()
 	if err != nil {
 		return custom.DeleteResponse{}, err
 	}
+	defer release()
 	bucket, key, err := objectAddress(req.ID, BucketObjectState{})
 	if err != nil {
 		return custom.DeleteResponse{}, err
