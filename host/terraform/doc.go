@@ -39,6 +39,12 @@
 // (`pulumi package add <plugin> terraform-provider-time`), it serves that
 // provider as the package named after it (time).
 //
+// In a preview whose provider configuration is not known yet (a value
+// from another resource's output), no provider is configured: Check
+// checks what Terraform itself checks (types, required attributes) and
+// Diff compares the inputs, so a change that will replace shows as an
+// update until the configuration is known.
+//
 // A replacement follows Pulumi's default, create before delete (the
 // resource option deleteBeforeReplace asks for Terraform's order); a
 // RequiresReplace path replaces only when its value changes. Write-only

@@ -14,6 +14,7 @@ import (
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/terraform/internal/tfresource"
 	"github.com/polyhost/polyhost/host/terraform/internal/tfschema"
 	"github.com/polyhost/polyhost/host/terraform/internal/tfvalue"
 	"github.com/polyhost/polyhost/host/terraform/internal/tfwire"
@@ -78,8 +79,13 @@ func (p *pool) schema(ctx context.Context) (*tfprotov6.GetProviderSchemaResponse
 	return resp, nil
 }
 
-// server is the configured process of a resource's provider instance.
+// server is the configured process of a resource's provider instance; in
+// a preview whose provider configuration holds unknowns, none: no provider
+// can plan before it is configured (tfresource.ErrUnknownConfig).
 func (p *pool) server(ctx context.Context, info custom.ResourceInfo) (tfwire.Server, error) {
+	if property.New(p.providerConfig(info.Config)).HasComputed() {
+		return nil, fmt.Errorf("terraform provider %s: %w", p.src.name(), tfresource.ErrUnknownConfig)
+	}
 	return p.retrying(ctx, info.Config)
 }
 

@@ -264,3 +264,40 @@ func TestProviderLogOnlyWhenAsked(t *testing.T) {
 		t.Error("TF_LOG=debug, but provider lines dropped")
 	}
 }
+
+// In a preview whose provider configuration is unknown (a root from
+// another resource's output), no provider is configured: Check checks
+// what Terraform itself checks, Diff compares the inputs, and nothing
+// fails for want of a configuration.
+func TestPreviewWithUnknownConfig(t *testing.T) {
+	t.Parallel()
+	src := newInproc()
+	p, err := host.New("kvkit", serve(src, options{prefix: "kv"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	h := hosttest.New(t, p, hosttest.WithDryRun(true))
+	ctx := context.Background()
+	if err := h.Configure(ctx, property.NewMap(map[string]property.Value{"root": property.New(property.Computed)})); err != nil {
+		t.Fatal(err)
+	}
+	e, err := h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:index:Entry", Name: "e", Inputs: entryInputs("k", "v")})
+	if err != nil {
+		t.Fatalf("a preview's create with the configuration unknown: %v", err)
+	}
+	if e.Inputs.Get("value").AsString() != "v" || !e.Outputs.Get("revision").IsComputed() {
+		t.Errorf("previewed %v %v; want the inputs, and outputs unknown", e.Inputs, e.Outputs)
+	}
+	_, err = h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:index:Entry", Name: "bad", Inputs: entryInputs("k", "v").Set("ttlSeconds", str("soon"))})
+	if err == nil || !strings.Contains(err.Error(), "ttlSeconds") {
+		t.Errorf("a mistyped input in the same preview: %v, want a failure naming ttlSeconds", err)
+	}
+	diff, err := h.Diff(ctx, hosttest.UpdateRequest{Resource: hosttest.Resource{URN: e.URN, ID: "k", Inputs: entryInputs("k", "v"), Outputs: entryInputs("k", "v")}, Inputs: entryInputs("k", "v2")})
+	if err != nil || diff.Changes["value"] != custom.DiffUpdate {
+		t.Errorf("diff = %+v, %v; want value updated", diff, err)
+	}
+	if n := src.started.Load(); n != 1 {
+		t.Errorf("started %d processes, want the schema's alone", n)
+	}
+}

@@ -41,8 +41,15 @@ import (
 	"github.com/polyhost/polyhost/host/terraform/internal/tfwire"
 )
 
+// ErrUnknownConfig says the provider's configuration is not known yet, in
+// a preview: Check then checks only what Terraform itself checks, and Diff
+// compares the inputs key by key, as no provider can validate or plan
+// before it is configured. The update that follows, with the configuration
+// known, plans for real.
+var ErrUnknownConfig = errors.New("the provider's configuration is not known yet")
+
 // ServerFunc returns the configured provider serving a request's
-// resource: the provider instance of info.Config.
+// resource: the provider instance of info.Config, or ErrUnknownConfig.
 type ServerFunc func(ctx context.Context, info custom.ResourceInfo) (tfwire.Server, error)
 
 // Resource is one Terraform resource type as a custom resource.
@@ -122,6 +129,11 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 		return custom.CheckResponse{Inputs: req.Inputs, Failures: failures}, nil
 	}
 	srv, err := r.connect(ctx, req.ResourceInfo)
+	if errors.Is(err, ErrUnknownConfig) {
+		// A preview before the provider's configuration is known: what
+		// Terraform itself checks, above, is all that can be checked.
+		return r.checked(req.Inputs, cfg, nil)
+	}
 	if err != nil {
 		return custom.CheckResponse{}, r.errorf("check", err)
 	}
@@ -148,16 +160,24 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 		}
 		failures = r.failures(ctx, pr.Diagnostics)
 	}
-	inputs, err := tfvalue.FromTerraform(r.schema.Block, cfg)
+	return r.checked(req.Inputs, cfg, failures)
+}
+
+// checked is Check's answer: the inputs as converted, normalized.
+func (r *Resource) checked(inputs property.Map, cfg tftypes.Value, failures []diag.CheckFailure) (custom.CheckResponse, error) {
+	converted, err := tfvalue.FromTerraform(r.schema.Block, cfg)
 	if err != nil {
 		return custom.CheckResponse{}, r.errorf("check", err)
 	}
-	return custom.CheckResponse{Inputs: r.normalized(req.Inputs, inputs), Failures: failures}, nil
+	return custom.CheckResponse{Inputs: r.normalized(inputs, converted), Failures: failures}, nil
 }
 
 // Diff plans the change from the recorded state to the inputs.
 func (r *Resource) Diff(ctx context.Context, req custom.DiffRequest) (custom.DiffResponse, error) {
 	srv, err := r.connect(ctx, req.ResourceInfo)
+	if errors.Is(err, ErrUnknownConfig) {
+		return inputDiff(req.OldInputs, req.Inputs), nil
+	}
 	if err != nil {
 		return custom.DiffResponse{}, r.errorf("diff", err)
 	}
@@ -740,4 +760,23 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 		return ctx, func() {}
 	}
 	return context.WithTimeout(ctx, d)
+}
+
+// inputDiff compares inputs key by key: a preview's Diff before the
+// provider's configuration is known. A change it finds is an update; a
+// replacement shows only when the update plans.
+func inputDiff(olds, news property.Map) custom.DiffResponse {
+	resp := custom.DiffResponse{Changes: map[string]custom.DiffKind{}}
+	for k, v := range news.All {
+		if o, ok := olds.GetOk(k); !ok || !o.Equals(v) {
+			resp.Changes[k] = custom.DiffUpdate
+		}
+	}
+	for k := range olds.All {
+		if _, ok := news.GetOk(k); !ok {
+			resp.Changes[k] = custom.DiffDelete
+		}
+	}
+	resp.HasChanges = len(resp.Changes) > 0
+	return resp
 }
