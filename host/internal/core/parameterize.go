@@ -104,6 +104,7 @@ func (pl *Plugin) Parameterize(ctx context.Context, r ParameterizeRequest) (*Pro
 	}
 	next.param.BaseProvider.Name, next.param.BaseProvider.Version = base.name, base.version
 	next.SetEngine(base.EngineAddress())
+	base.AddCloser(next.Close) // what it started (a backend's processes) ends with the plugin
 	pl.serving.Store(next)
 	return next, nil
 }

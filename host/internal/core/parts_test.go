@@ -93,3 +93,29 @@ func TestSchemaPartsConflict(t *testing.T) {
 		t.Error("a part that is a list was taken")
 	}
 }
+
+// Closing the plugin's base provider closes the package a Parameterize
+// chose, and what that one's backends started: the ready Terraform
+// plugin's provider processes outlived hosttest servers before.
+func TestCloseReachesTheParameterizedPackage(t *testing.T) {
+	t.Parallel()
+	base := New("base")
+	var closed bool
+	base.SetParameterize(func(context.Context, ParameterizeRequest) (*Provider, []byte, error) {
+		next := New("chosen")
+		next.AddCloser(func() error { closed = true; return nil })
+		if err := next.Finish(); err != nil {
+			return nil, nil, err
+		}
+		return next, []byte("v"), nil
+	})
+	if err := base.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewPlugin(base).Parameterize(context.Background(), ParameterizeRequest{Args: []string{"x"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := base.Close(); err != nil || !closed {
+		t.Errorf("base.Close() = %v; the chosen package closed: %v", err, closed)
+	}
+}

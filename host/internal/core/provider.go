@@ -68,10 +68,11 @@ type definition struct {
 	noSchema        bool                                                 // WithoutSchema
 	schemaSrc       []byte                                               // WithSchema's source, for parts to join
 	parts           [][]byte                                             // AddSchemaPart: sections a backend declares
-	closers         []func() error                                       // AddCloser: what Close releases with the package
-	generating      bool                                                 // building the schema from types: WithSchema is ignored
-	maxProcs        int                                                  // GOMAXPROCS for Main; 0 leaves Go's default
-	descriptions    map[string]string                                    // WithDescription, by token
+	closersMu       sync.Mutex
+	closers         []func() error    // AddCloser: what Close releases with the package
+	generating      bool              // building the schema from types: WithSchema is ignored
+	maxProcs        int               // GOMAXPROCS for Main; 0 leaves Go's default
+	descriptions    map[string]string // WithDescription, by token
 }
 
 // New is an empty provider for package name; the options of package host
@@ -296,14 +297,22 @@ func (p *Provider) Close() error {
 		_ = engine.Close()
 	}
 	err := p.monitors.Close()
-	for _, c := range p.closers {
+	p.closersMu.Lock()
+	closers := slices.Clone(p.closers)
+	p.closersMu.Unlock()
+	for _, c := range closers {
 		err = errors.Join(err, c())
 	}
 	return err
 }
 
-// AddCloser has Close run c: a backend's processes end with the plugin.
-func (p *Provider) AddCloser(c func() error) { p.closers = append(p.closers, c) }
+// AddCloser has Close run c: a backend's processes end with the plugin,
+// and so does the package a Parameterize chose.
+func (p *Provider) AddCloser(c func() error) {
+	p.closersMu.Lock()
+	defer p.closersMu.Unlock()
+	p.closers = append(p.closers, c)
+}
 
 // SetEngine records the engine's address, from argv, Handshake or Attach.
 func (p *Provider) SetEngine(addr string) {

@@ -94,10 +94,7 @@ func Serve(ctx context.Context, p *core.Provider, args []string, stdout io.Write
 		err = <-handle.Done
 	case err = <-handle.Done:
 	}
-	if q := srv.serving(); q != p {
-		_ = q.Close() // the parameterized package's
-	}
-	_ = p.Close()
+	_ = p.Close() // and the parameterized package's, if Parameterize chose one
 	return err
 }
 
