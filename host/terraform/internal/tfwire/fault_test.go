@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -79,10 +80,16 @@ func TestStartHandshakeTimeout(t *testing.T) {
 }
 
 func TestStartCancelled(t *testing.T) {
-	p := script(t, "terraform-provider-sleepy", "exec sleep 600")
+	// The script says it runs through a FIFO, whose read blocks until it
+	// does: the start is cancelled while it waits for a handshake.
+	fifo := filepath.Join(t.TempDir(), "running")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := script(t, "terraform-provider-sleepy", "echo running > "+fifo+"\nexec sleep 600")
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		time.Sleep(500 * time.Millisecond)
+		_, _ = os.ReadFile(fifo)
 		cancel()
 	}()
 	t0 := time.Now()
@@ -104,7 +111,8 @@ exec sleep 600`)
 }
 
 func TestProviderKilledMidCall(t *testing.T) {
-	c, s := configured(t, Config{})
+	logs := newLogLines()
+	c, s := configured(t, Config{Env: []string{"TF_LOG_SDK_PROTO=trace"}, Log: logs.log})
 	typ := s.ResourceSchemas["time_sleep"].ValueType()
 	null := dynamic(t, typ, tftypes.NewValue(typ, nil))
 	config := dynamic(t, typ, object(typ, map[string]tftypes.Value{"create_duration": tftypes.NewValue(tftypes.String, "10m")}))
@@ -123,7 +131,10 @@ func TestProviderKilledMidCall(t *testing.T) {
 		})
 		done <- err
 	}()
-	time.Sleep(time.Second) // most likely in the 10 minute sleep by now; the test holds either way
+	// The provider says it received the apply: it is in its 10 minute sleep.
+	if _, ok := logs.wait("tf_rpc=ApplyResourceChange", time.Minute); !ok {
+		t.Fatal("the provider never logged the apply")
+	}
 	proc, err := os.FindProcess(c.pc.ReattachConfig().Pid)
 	if err != nil {
 		t.Fatal(err)

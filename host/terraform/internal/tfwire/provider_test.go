@@ -29,14 +29,38 @@ func timeProvider(t *testing.T) string { return tftest.TimeProvider(t) }
 
 // logLines collects what a Client logs.
 type logLines struct {
-	mu    sync.Mutex
-	lines []string
+	mu     sync.Mutex
+	lines  []string
+	logged chan struct{} // a token after each line, for wait
 }
+
+func newLogLines() *logLines { return &logLines{logged: make(chan struct{}, 1)} }
 
 func (l *logLines) log(level, msg string) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	l.lines = append(l.lines, level+" "+msg)
+	l.mu.Unlock()
+	select {
+	case l.logged <- struct{}{}:
+	default:
+	}
+}
+
+// wait returns the first line holding sub once one arrives: a provider's
+// own lines come on a stream of their own, maybe after a call's answer.
+// It gives up after within, a bound for a broken test, not a timing.
+func (l *logLines) wait(sub string, within time.Duration) (string, bool) {
+	give := time.After(within)
+	for {
+		if line, ok := l.find(sub); ok {
+			return line, true
+		}
+		select {
+		case <-l.logged:
+		case <-give:
+			return "", false
+		}
+	}
 }
 
 func (l *logLines) find(sub string) (string, bool) {
@@ -434,26 +458,20 @@ func TestTimeCallFunction(t *testing.T) {
 }
 
 func TestTimeLogs(t *testing.T) {
-	var logs logLines
+	logs := newLogLines()
 	c := startTime(t, Config{Env: []string{"TF_LOG=trace"}, Log: logs.log})
 	if _, err := c.GetProviderSchema(ctx(t), &tfprotov6.GetProviderSchemaRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	// The provider's own stderr lines come under its binary's name; they
-	// arrive on a stream of their own, maybe after the call's answer.
-	var line string
-	var ok bool
-	for deadline := time.Now().Add(30 * time.Second); !ok && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
-		line, ok = logs.find("logger=terraform-provider-time")
-	}
+	// The provider's own stderr lines come under its binary's name.
+	line, ok := logs.wait("logger=terraform-provider-time", time.Minute)
 	if !ok {
 		t.Fatalf("no log line from the provider in %q", logs.lines)
 	}
 	if !strings.HasPrefix(line, "trace ") && !strings.HasPrefix(line, "debug ") && !strings.HasPrefix(line, "info ") {
 		t.Errorf("provider line has no level: %q", line)
 	}
-	if _, ok := logs.find("GetProviderSchema"); !ok {
+	if _, ok := logs.wait("GetProviderSchema", time.Minute); !ok {
 		t.Errorf("no log line of the GetProviderSchema call")
 	}
 }
@@ -461,7 +479,7 @@ func TestTimeLogs(t *testing.T) {
 // Without TF_LOG, the provider logs no request at trace level: Close waits
 // for its stderr to be read, so every line it wrote has arrived.
 func TestTimeQuietByDefault(t *testing.T) {
-	var logs logLines
+	logs := newLogLines()
 	c := startTime(t, Config{Log: logs.log})
 	if _, err := c.GetProviderSchema(ctx(t), &tfprotov6.GetProviderSchemaRequest{}); err != nil {
 		t.Fatal(err)
@@ -535,7 +553,7 @@ func TestAttachDebugProvider(t *testing.T) {
 	if one == nil {
 		t.Fatalf("no time provider in %s", all)
 	}
-	var logs logLines
+	logs := newLogLines()
 	c, err := Attach(ctx(t), "time", string(one), logs.log)
 	if err != nil {
 		t.Fatal(err)
