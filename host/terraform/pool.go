@@ -64,7 +64,7 @@ func (p *pool) schema(ctx context.Context) (*tfprotov6.GetProviderSchemaResponse
 	}
 	resp, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err == nil {
-		err = errorOf(resp.Diagnostics)
+		err = tfresource.DiagnosticsError(resp.Diagnostics, nil)
 	}
 	if err == nil && resp.Provider == nil {
 		err = errors.New("no provider schema")
@@ -83,19 +83,26 @@ func (p *pool) schema(ctx context.Context) (*tfprotov6.GetProviderSchemaResponse
 // a preview whose provider configuration holds unknowns, none: no provider
 // can plan before it is configured (tfresource.ErrUnknownConfig).
 func (p *pool) server(ctx context.Context, info custom.ResourceInfo) (tfwire.Server, error) {
-	if property.New(p.providerConfig(info.Config)).HasComputed() {
+	cfg := p.providerConfig(info.Config)
+	if property.New(cfg).HasComputed() {
 		return nil, fmt.Errorf("terraform provider %s: %w", p.src.name(), tfresource.ErrUnknownConfig)
 	}
-	return p.retrying(ctx, info.Config)
+	return p.retrying(ctx, cfg)
+}
+
+// providerConfig is the provider block's part of a package's
+// configuration: the package may have variables of its own.
+func (p *pool) providerConfig(config property.Map) property.Map {
+	return tfvalue.Known(p.provider.Block, config)
 }
 
 // retrying is configured as a retrier.
-func (p *pool) retrying(ctx context.Context, config property.Map) (*retrier, error) {
-	srv, err := p.configured(ctx, config)
+func (p *pool) retrying(ctx context.Context, cfg property.Map) (*retrier, error) {
+	srv, err := p.configured(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &retrier{srv, func(ctx context.Context) (tfwire.Server, error) { return p.configured(ctx, config) }}, nil
+	return &retrier{srv, func(ctx context.Context) (tfwire.Server, error) { return p.configured(ctx, cfg) }}, nil
 }
 
 // retrier is a configured process whose calls without side effects, when
@@ -161,10 +168,9 @@ func (r *retrier) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionR
 	return retry(ctx, r, func(s tfwire.Server) (*tfprotov6.CallFunctionResponse, error) { return s.CallFunction(ctx, req) })
 }
 
-// configured is the process configured with the provider block's part of
-// config, started and configured on its first use.
-func (p *pool) configured(ctx context.Context, config property.Map) (tfwire.Server, error) {
-	cfg := p.providerConfig(config)
+// configured is the process configured with cfg (providerConfig's), started
+// and configured on its first use.
+func (p *pool) configured(ctx context.Context, cfg property.Map) (tfwire.Server, error) {
 	key := keyOf(property.New(cfg))
 	p.mu.Lock()
 	if p.closed {
@@ -254,36 +260,17 @@ func (p *pool) configure(ctx context.Context, srv tfwire.Server, cfg property.Ma
 	return nil
 }
 
-// providerConfig is the part of a package's configuration that is the
-// provider block's: the package may have variables of its own.
-func (p *pool) providerConfig(config property.Map) property.Map {
-	var names []string
-	for _, a := range p.provider.Block.Attributes {
-		names = append(names, a.Name)
-	}
-	for _, b := range p.provider.Block.BlockTypes {
-		names = append(names, b.TypeName)
-	}
-	out := map[string]property.Value{}
-	for _, prop := range tfvalue.PropertyNames(names) {
-		if v, ok := config.GetOk(prop); ok {
-			out[prop] = v
-		}
-	}
-	return property.NewMap(out)
-}
-
 // errorOf is the error diagnostics of ds, their attributes named as the
 // provider's configuration names them.
 func (p *pool) errorOf(ds []*tfprotov6.Diagnostic) error {
-	return diagnosticsError(ds, p.provider.Block)
+	return tfresource.DiagnosticsError(ds, p.provider.Block)
 }
 
 // dataSource reads the data source name, of schema s, as a function.
 func (p *pool) dataSource(name string, s *tfprotov6.Schema) core.Function {
 	return func(ctx context.Context, args property.Map) (property.Map, error) {
 		fail := func(err error) (property.Map, error) { return property.Map{}, fmt.Errorf("%s: %w", name, err) }
-		srv, err := p.retrying(ctx, host.Config[property.Map](ctx))
+		srv, err := p.retrying(ctx, p.providerConfig(host.Config[property.Map](ctx)))
 		if err != nil {
 			return property.Map{}, err
 		}
@@ -297,14 +284,14 @@ func (p *pool) dataSource(name string, s *tfprotov6.Schema) core.Function {
 		}
 		v, err := srv.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: name, Config: &dv})
 		if err == nil {
-			err = diagnosticsError(v.Diagnostics, s.Block)
+			err = tfresource.DiagnosticsError(v.Diagnostics, s.Block)
 		}
 		if err != nil {
 			return fail(err)
 		}
 		r, err := srv.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: name, Config: &dv})
 		if err == nil {
-			err = diagnosticsError(r.Diagnostics, s.Block)
+			err = tfresource.DiagnosticsError(r.Diagnostics, s.Block)
 		}
 		if err == nil && r.State == nil {
 			err = errors.New("the provider returned no state")
@@ -328,7 +315,7 @@ func (p *pool) dataSource(name string, s *tfprotov6.Schema) core.Function {
 func (p *pool) function(fn tfschema.Function, f *tfprotov6.Function) core.Function {
 	return func(ctx context.Context, args property.Map) (property.Map, error) {
 		fail := func(err error) (property.Map, error) { return property.Map{}, fmt.Errorf("%s: %w", fn.Name, err) }
-		srv, err := p.retrying(ctx, host.Config[property.Map](ctx))
+		srv, err := p.retrying(ctx, p.providerConfig(host.Config[property.Map](ctx)))
 		if err != nil {
 			return property.Map{}, err
 		}
@@ -410,32 +397,6 @@ func (p *pool) close() error {
 	}
 	return errors.Join(errs...)
 }
-
-// diagnosticsError is the error diagnostics of ds as one error, each named
-// by its property path in block; nil if there are none.
-func diagnosticsError(ds []*tfprotov6.Diagnostic, block *tfprotov6.SchemaBlock) error {
-	var msgs []string
-	for _, d := range ds {
-		if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError {
-			continue
-		}
-		msg := d.Summary
-		if d.Detail != "" && d.Detail != d.Summary {
-			msg += ": " + d.Detail
-		}
-		if d.Attribute != nil && len(d.Attribute.Steps()) > 0 && block != nil {
-			msg = tfvalue.PropertyPath(block, d.Attribute) + ": " + msg
-		}
-		msgs = append(msgs, msg)
-	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return errors.New(strings.Join(msgs, "; "))
-}
-
-// errorOf is diagnosticsError without property paths.
-func errorOf(ds []*tfprotov6.Diagnostic) error { return diagnosticsError(ds, nil) }
 
 // keyOf writes v in one canonical text: maps by sorted key, secret and
 // unknown marked. It tells configurations apart and stays in memory.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -213,7 +214,7 @@ func serve(src source, o options) host.Option {
 		if err := p.AddSchemaPart(pkg.JSON); err != nil {
 			return err
 		}
-		for _, tok := range slices.Sorted(mapKeys(pkg.Resources)) {
+		for _, tok := range slices.Sorted(maps.Keys(pkg.Resources)) {
 			name := pkg.Resources[tok]
 			r, err := tfresource.New(name, resp.ResourceSchemas[name], pool.server)
 			if err != nil {
@@ -235,16 +236,6 @@ func serve(src source, o options) host.Option {
 			}
 		}
 		return nil
-	}
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
 	}
 }
 

@@ -20,7 +20,7 @@ func (p *Provider) AddSchemaPart(part []byte) error {
 	if err := yaml.Unmarshal(part, &doc); err != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return fmt.Errorf("a schema part is not a mapping: %v", err)
 	}
-	p.parts = append(p.parts, part)
+	p.parts = append(p.parts, doc.Content[0])
 	return nil
 }
 
@@ -42,15 +42,11 @@ func (p *Provider) withParts(doc *yaml.Node) (*schema.Package, error) {
 
 // partTokens are the resource and function tokens parts declare, by
 // section: the schema built from the Go types leaves them to the parts.
-func partTokens(parts [][]byte) map[string]map[string]bool {
+func partTokens(parts []*yaml.Node) map[string]map[string]bool {
 	out := map[string]map[string]bool{"resources": {}, "functions": {}}
 	for _, part := range parts {
-		var pd yaml.Node
-		if yaml.Unmarshal(part, &pd) != nil || len(pd.Content) != 1 {
-			continue // AddSchemaPart took only mappings
-		}
 		for section, toks := range out {
-			if m := lookup(pd.Content[0], section); m != nil {
+			if m := lookup(part, section); m != nil {
 				for i := 0; i < len(m.Content); i += 2 {
 					toks[m.Content[i].Value] = true
 				}
@@ -70,13 +66,8 @@ var partSections = map[string][]string{
 }
 
 // joinParts joins each part's sections into doc, a package schema.
-func joinParts(doc *yaml.Node, parts [][]byte) error {
-	for _, part := range parts {
-		var pd yaml.Node
-		if err := yaml.Unmarshal(part, &pd); err != nil {
-			return fmt.Errorf("schema part: %w", err)
-		}
-		top := pd.Content[0]
+func joinParts(doc *yaml.Node, parts []*yaml.Node) error {
+	for _, top := range parts {
 		for i := 0; i+1 < len(top.Content); i += 2 {
 			key, val := top.Content[i].Value, top.Content[i+1]
 			subs, ok := partSections[key]

@@ -67,7 +67,7 @@ type definition struct {
 	parameterize    ParameterizeFunc                                     // WithParameterize
 	noSchema        bool                                                 // WithoutSchema
 	schemaSrc       []byte                                               // WithSchema's source, for parts to join
-	parts           [][]byte                                             // AddSchemaPart: sections a backend declares
+	parts           []*yaml.Node                                         // AddSchemaPart: sections a backend declares, parsed
 	closersMu       sync.Mutex
 	closers         []func() error    // AddCloser: what Close releases with the package
 	generating      bool              // building the schema from types: WithSchema is ignored

@@ -80,14 +80,7 @@ func New(typeName string, schema *tfprotov6.Schema, server ServerFunc) (*Resourc
 	if schema == nil || schema.Block == nil || !whole(schema.Block) {
 		return nil, fmt.Errorf("%s: no schema, or one with a nil attribute or block", typeName)
 	}
-	var names []string
-	for _, a := range schema.Block.Attributes {
-		names = append(names, a.Name)
-	}
-	for _, b := range schema.Block.BlockTypes {
-		names = append(names, b.TypeName)
-	}
-	props := tfvalue.PropertyNames(names)
+	props := tfvalue.BlockPropertyNames(schema.Block)
 	writeOnly := map[string]bool{}
 	for _, a := range schema.Block.Attributes {
 		if a.WriteOnly {
@@ -647,17 +640,28 @@ func (r *Resource) failures(ctx context.Context, ds []*tfprotov6.Diagnostic) []d
 // diags logs the warnings, and returns the errors as one error naming the
 // type, the step and each error's attribute.
 func (r *Resource) diags(ctx context.Context, step string, ds []*tfprotov6.Diagnostic) error {
+	for _, d := range ds {
+		if d != nil && d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			r.warn(ctx, d)
+		}
+	}
+	if err := DiagnosticsError(ds, r.schema.Block); err != nil {
+		return fmt.Errorf("%s: %s: %w", r.typeName, step, err)
+	}
+	return nil
+}
+
+// DiagnosticsError is every diagnostic of ds but the warnings as one
+// error, each named by its property path in block (none when block is
+// nil); nil when there are none.
+func DiagnosticsError(ds []*tfprotov6.Diagnostic, block *tfprotov6.SchemaBlock) error {
 	var errs []string
 	for _, d := range ds {
-		if d == nil {
-			continue
-		}
-		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
-			r.warn(ctx, d)
+		if d == nil || d.Severity == tfprotov6.DiagnosticSeverityWarning {
 			continue
 		}
 		msg := text(d)
-		if p := r.path(d.Attribute); p != "" {
+		if p := propertyPath(block, d.Attribute); p != "" {
 			msg = p + ": " + msg
 		}
 		errs = append(errs, msg)
@@ -665,7 +669,7 @@ func (r *Resource) diags(ctx context.Context, step string, ds []*tfprotov6.Diagn
 	if len(errs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%s: %s: %s", r.typeName, step, strings.Join(errs, "; "))
+	return errors.New(strings.Join(errs, "; "))
 }
 
 func (r *Resource) warn(ctx context.Context, d *tfprotov6.Diagnostic) {
@@ -684,11 +688,13 @@ func text(d *tfprotov6.Diagnostic) string {
 }
 
 // path is the property path of an attribute path; "" for none.
-func (r *Resource) path(p *tftypes.AttributePath) string {
-	if p == nil || len(p.Steps()) == 0 {
+func (r *Resource) path(p *tftypes.AttributePath) string { return propertyPath(r.schema.Block, p) }
+
+func propertyPath(block *tfprotov6.SchemaBlock, p *tftypes.AttributePath) string {
+	if block == nil || p == nil || len(p.Steps()) == 0 {
 		return ""
 	}
-	return tfvalue.PropertyPath(r.schema.Block, p)
+	return tfvalue.PropertyPath(block, p)
 }
 
 func (r *Resource) errorf(step string, err error) error {

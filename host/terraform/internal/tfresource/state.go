@@ -73,7 +73,7 @@ func (m meta) value() property.Value {
 // otherwise by turning each camelCase name back into snake_case.
 func rawState(block *tfprotov6.SchemaBlock, current, version int64, outputs property.Map) ([]byte, error) {
 	if version == current {
-		v, err := tfvalue.ToTerraform(block, known(block, outputs))
+		v, err := tfvalue.ToTerraform(block, tfvalue.Known(block, outputs)) // without attributes the provider has since dropped
 		if err != nil {
 			return nil, err
 		}
@@ -88,31 +88,6 @@ func rawState(block *tfprotov6.SchemaBlock, current, version int64, outputs prop
 		return nil, err
 	}
 	return json.Marshal(j)
-}
-
-// known is outputs without the keys block has no attribute or block of:
-// a state recorded before the provider dropped an attribute without a new
-// schema version; providers ignore such attributes, as Terraform passes
-// them on.
-func known(block *tfprotov6.SchemaBlock, outputs property.Map) property.Map {
-	var names []string
-	for _, a := range block.Attributes {
-		names = append(names, a.Name)
-	}
-	for _, b := range block.BlockTypes {
-		names = append(names, b.TypeName)
-	}
-	props := map[string]bool{}
-	for _, prop := range tfvalue.PropertyNames(names) {
-		props[prop] = true
-	}
-	out := map[string]property.Value{}
-	for k, v := range outputs.All {
-		if props[k] {
-			out[k] = v
-		}
-	}
-	return property.NewMap(out)
 }
 
 // jsonOf is v as Terraform's JSON state writes it, typ its schema type: a

@@ -28,6 +28,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
 // PropertyName is the Pulumi property name of a Terraform attribute or block
@@ -147,4 +150,30 @@ func needsQuote(s string) bool {
 		}
 	}
 	return false
+}
+
+// BlockPropertyNames are the property names of a block's attributes and
+// nested blocks, by Terraform name (PropertyNames of them all).
+func BlockPropertyNames(b *tfprotov6.SchemaBlock) map[string]string {
+	names := make([]string, 0, len(b.Attributes)+len(b.BlockTypes))
+	for _, a := range b.Attributes {
+		names = append(names, a.Name)
+	}
+	for _, nb := range b.BlockTypes {
+		names = append(names, nb.TypeName)
+	}
+	return PropertyNames(names)
+}
+
+// Known is m without the keys that are no property of block's: the part
+// of a package's configuration that is a provider's, or a recorded state
+// without an attribute the provider has since dropped.
+func Known(b *tfprotov6.SchemaBlock, m property.Map) property.Map {
+	out := map[string]property.Value{}
+	for _, prop := range BlockPropertyNames(b) {
+		if v, ok := m.GetOk(prop); ok {
+			out[prop] = v
+		}
+	}
+	return property.NewMap(out)
 }
