@@ -6,7 +6,8 @@
 // while values never derived from a secret stay plain.
 //
 // Box decodes its inputs into plain Go fields; PreciseBox takes them as
-// property.Value and derives with host.Apply. Vault is a custom resource
+// property.Value and derives with host.Apply; EnvBox takes a secret input
+// that the host may fill from an environment variable. Vault is a custom resource
 // that stores nothing: its outputs are its inputs and a digest. Box.reveal
 // and shout upper-case a plain string argument.
 package secretbox
@@ -39,6 +40,7 @@ const Name = "secretbox"
 const (
 	BoxType        = "secretbox:index:Box"
 	PreciseBoxType = "secretbox:index:PreciseBox"
+	EnvBoxType     = "secretbox:index:EnvBox"
 	VaultType      = "secretbox:index:Vault"
 	RevealMethod   = "secretbox:index:Box/reveal"
 	ShoutFunction  = "secretbox:index:shout"
@@ -51,6 +53,7 @@ func Options(version string) []host.Option {
 		host.WithSchema(Schema),
 		host.WithComponent(BoxType, BuildBox),
 		host.WithComponent(PreciseBoxType, BuildPreciseBox),
+		host.WithComponent(EnvBoxType, BuildEnvBox),
 		host.WithResource(VaultType, Vault{}),
 		host.WithMethod(RevealMethod, Reveal),
 		host.WithFunction(ShoutFunction, Shout),
@@ -206,6 +209,33 @@ func BuildPreciseBox(ctx context.Context, c *host.Component, args PreciseArgs) (
 		return PreciseOutputs{}, err
 	}
 	return PreciseOutputs{PlainEcho: plain}, nil
+}
+
+// EnvBoxArgs are an EnvBox's inputs: a token the schema marks secret,
+// which the host fills from SECRETBOX_TOKEN when the program gives none.
+type EnvBoxArgs struct {
+	Token string `pulumi:"token,optional"`
+}
+
+// EnvBoxOutputs are an EnvBox's outputs, both from the token.
+type EnvBoxOutputs struct {
+	TokenEcho  string `pulumi:"tokenEcho"`
+	TokenUpper string `pulumi:"tokenUpper"`
+}
+
+// BuildEnvBox registers a Vault holding the token upper-cased and in
+// base64, and returns the token as given and upper-cased.
+func BuildEnvBox(ctx context.Context, c *host.Component, args EnvBoxArgs) (EnvBoxOutputs, error) {
+	inputs, err := host.Encode(VaultArgs{Encoded: b64(args.Token), Upper: strings.ToUpper(args.Token)})
+	if err != nil {
+		return EnvBoxOutputs{}, err
+	}
+	if _, err := c.Register(ctx, monitorclient.RegisterResourceRequest{
+		Type: VaultType, Name: c.Name() + "-vault", Custom: true, Inputs: inputs,
+	}); err != nil {
+		return EnvBoxOutputs{}, err
+	}
+	return EnvBoxOutputs{TokenEcho: args.Token, TokenUpper: strings.ToUpper(args.Token)}, nil
 }
 
 // Vault manages secretbox:index:Vault. It stores nothing outside the
