@@ -170,6 +170,33 @@ const (
 // load reads a schema document, YAML or JSON; what names it in errors,
 // and ends with its file name when it has one.
 func load(what string, src []byte) (*pkg, error) {
+	spec, err := readSpec(what, src)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Name == "" {
+		return nil, fmt.Errorf("%s: not a package schema: no name", what)
+	}
+	r := reader{spec: spec}
+	p := r.read()
+	if len(r.errs) > 0 {
+		slices.Sort(r.errs)
+		return nil, fmt.Errorf("%s: %s", what, strings.Join(r.errs, "; "))
+	}
+	return p, nil
+}
+
+// readSpec reads the parts of a document the check compares. A JSON
+// document is read straight into them, which skips what the check does
+// not read (descriptions are most of a large schema); YAML, and JSON that
+// does not read so, go through parse, whose errors name the syntax.
+func readSpec(what string, src []byte) (*packageSpec, error) {
+	var spec packageSpec
+	trimmed := bytes.TrimLeft(src, " \t\r\n\ufeff")
+	yamlName := strings.HasSuffix(what, ".yaml") || strings.HasSuffix(what, ".yml")
+	if !yamlName && len(trimmed) > 0 && trimmed[0] == '{' && json.Unmarshal(src, &spec) == nil {
+		return &spec, nil
+	}
 	doc, err := parse(what, src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -178,20 +205,11 @@ func load(what string, src []byte) (*pkg, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	var spec packageSpec
+	spec = packageSpec{}
 	if err := json.Unmarshal(js, &spec); err != nil {
 		return nil, fmt.Errorf("%s: not a package schema: %w", what, err)
 	}
-	if spec.Name == "" {
-		return nil, fmt.Errorf("%s: not a package schema: no name", what)
-	}
-	r := reader{spec: &spec}
-	p := r.read()
-	if len(r.errs) > 0 {
-		slices.Sort(r.errs)
-		return nil, fmt.Errorf("%s: %s", what, strings.Join(r.errs, "; "))
-	}
-	return p, nil
+	return &spec, nil
 }
 
 // parse reads a document as JSON or YAML and names the syntax it fails
