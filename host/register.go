@@ -52,32 +52,25 @@ func WithFunction[A, R any](token string, fn FunctionFunc[A, R]) Option {
 	}
 }
 
-// WithTypedResource serves the custom resource type token with r, a
-// backend written with Go types: I its inputs and O its outputs, structs
-// tagged as component arguments are, inferred from r's Create. Create is
-// all it must have; package host/custom says what each of Check, Diff,
-// Read, Update and Delete adds, and what the host does without it. The
-// host checks I and O against the schema, or builds the schema from them.
-// A raw [custom.Resource] (which WithTypedResource[In, State] took before)
-// goes to [WithRawResource].
+// WithTypedResource serves the custom resource type token with r, I its
+// inputs and O its outputs, inferred from r's Create: Go structs tagged as
+// a component's arguments are, which the host checks against the schema or
+// builds it from. Package host/custom says what each optional method adds.
 func WithTypedResource[I, O any](token string, r custom.TypedResource[I, O]) Option {
 	return func(p *Provider) error {
 		return p.core.AddResource(token, core.NewTypedResource(p.core, token, r), core.SignatureOf[I, O](r))
 	}
 }
 
-// WithResource serves the custom resource type token with r, a raw backend
-// that takes and gives property maps; its schema is the one [WithSchema]
-// gives.
+// WithResource serves the custom resource type token with r, a backend
+// over property maps, with the rules package host/custom gives
+// WithResource; its schema is the one [WithSchema] gives.
 func WithResource(token string, r custom.Resource) Option {
 	return func(p *Provider) error { return p.core.AddResource(token, r, core.NoSignature) }
 }
 
-// WithRawResource serves the custom resource type token with the raw
-// backend r, as [WithResource] does, and says its inputs are a struct In
-// and its state (outputs) a struct State, tagged as component arguments
-// are. The host checks them against the schema, or builds the schema from
-// them.
+// WithRawResource is [WithResource], with In and State the Go structs of
+// the inputs and outputs the schema is built from or checked against.
 func WithRawResource[In, State any](token string, r custom.Resource) Option {
 	return func(p *Provider) error { return p.core.AddResource(token, r, core.SignatureOf[In, State](r)) }
 }
