@@ -31,8 +31,9 @@
 //     property.Value fields say, and all of them once a secret input reached
 //     a plain field (the engine shows a warning naming it); WithResource
 //     makes every output secret once any input is, unless the backend is a
-//     [ResourceWithExactSecrets]. Both add the schema's secret properties
-//     and outputs named after a secret input.
+//     [ResourceWithExactSecrets]. Both add the schema's secret properties,
+//     outputs named after a secret input and output strings holding a
+//     secret's text.
 //   - Unknowns (in a preview, only in Check and Diff): under
 //     WithTypedResource a plain field gets its zero value, and the host
 //     keeps that input unknown in Check's answer, drops Check's failures
