@@ -281,3 +281,44 @@ func TestReadZeroInputsByRegistration(t *testing.T) {
 		t.Errorf("WithTypedResource: inputs %v, want the recorded %v", ins, olds)
 	}
 }
+
+// zeroCheck's Check answers no inputs and no failures.
+type zeroCheck struct{ slowResource }
+
+func (zeroCheck) Check(context.Context, custom.CheckRequest) (custom.CheckResponse, error) {
+	return custom.CheckResponse{}, nil
+}
+
+// The same for Check: an answer with no inputs is taken as it is under
+// WithResource, and is the request's inputs under WithTypedResource.
+func TestCheckZeroInputsByRegistration(t *testing.T) {
+	news := resource.PropertyMap{"title": resource.NewProperty("t")}
+	check := func(opt host.Option) resource.PropertyMap {
+		t.Helper()
+		p, err := host.New("rd", host.WithSchema([]byte(readSchemaYAML)), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := plugin.MarshalProperties(news, plugin.MarshalOptions{KeepSecrets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := hosttest.NewServer(p).Check(context.Background(), &pulumirpc.CheckRequest{
+			Urn: "urn:pulumi:dev::proj::rd:index:Document::d", Name: "d", Type: "rd:index:Document", News: s,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins, err := plugin.UnmarshalProperties(resp.GetInputs(), plugin.MarshalOptions{KeepSecrets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ins
+	}
+	if ins := check(host.WithResource("rd:index:Document", zeroCheck{})); len(ins) != 0 {
+		t.Errorf("WithResource: inputs %v, want none", ins)
+	}
+	if ins := check(host.WithTypedResource("rd:index:Document", zeroCheck{})); !ins.DeepEquals(news) {
+		t.Errorf("WithTypedResource: inputs %v, want the request's %v", ins, news)
+	}
+}
