@@ -7,11 +7,8 @@ import (
 	"github.com/polyhost/polyhost/host/internal/core"
 )
 
-// Group runs functions concurrently on at most limit goroutines, like an
-// errgroup with SetLimit, except that Go never blocks: functions beyond the
-// limit wait in a queue that the goroutines work through. The first error
-// (a panic becomes one) cancels the Group's context and is what Wait
-// returns; then the Group is spent.
+// Group runs functions on at most limit goroutines, as an errgroup with
+// SetLimit whose Go never blocks.
 type Group struct {
 	token, name string // the component, for panics
 	cancel      context.CancelCauseFunc
@@ -33,8 +30,7 @@ func newGroup(ctx context.Context, limit int, token, name string) (*Group, conte
 	return &Group{token: token, name: name, cancel: cancel, limit: limit}, ctx
 }
 
-// Go runs f on a new goroutine if fewer than the limit are running, or
-// else queues it for the next goroutine that is free.
+// Go runs f on a goroutine, or queues it while the limit runs.
 func (g *Group) Go(f func() error) {
 	g.mu.Lock()
 	if g.done {
@@ -107,8 +103,7 @@ func (g *Group) call(f func() error) {
 	err = f()
 }
 
-// Wait waits for every function to return, cancels the Group's context and
-// returns the first error.
+// Wait waits for every function and returns the first error (or panic).
 func (g *Group) Wait() error {
 	g.tasks.Wait()
 	g.mu.Lock()

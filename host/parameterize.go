@@ -7,26 +7,22 @@ import (
 	"github.com/polyhost/polyhost/host/internal/core"
 )
 
-// ParameterizeRequest asks a parameterized plugin which package to serve:
-// Args, the words after the plugin's name of `pulumi package add`, or the
-// Name, Version and Value of a package a program registered.
+// ParameterizeRequest names the package to serve: Args of `pulumi package
+// add`, or a program's package Name, Version and Value.
 type ParameterizeRequest = core.ParameterizeRequest
 
 // Parameterized is the package a parameterized plugin serves.
 type Parameterized struct {
 	Provider *Provider // named and versioned as the package
-	// Value is the parameter the package's schema records; for a request
-	// with a Value, empty keeps that one.
-	Value []byte
+	Value    []byte    // the schema's parameter; empty keeps the request's
 }
 
 // A ParameterizeFunc builds the provider of the package that req names.
 type ParameterizeFunc func(ctx context.Context, req ParameterizeRequest) (Parameterized, error)
 
 // WithParameterize makes the plugin parameterized, as a bridged provider
-// is: once the engine (or `pulumi package add`) parameterizes it, fn's
-// provider serves every later request in its place, the schema included.
-// The engine starts one plugin process per parameterized package.
+// is: fn's provider serves every request after the engine parameterizes
+// it.
 func WithParameterize(fn ParameterizeFunc) Option {
 	return func(p *Provider) error {
 		if fn == nil {

@@ -38,7 +38,13 @@ func (d plainDoc) Read(_ context.Context, req custom.ReadRequest) (custom.ReadRe
 
 func readDoc(t *testing.T, backend plainDoc, olds, state resource.PropertyMap) (resource.PropertyMap, resource.PropertyMap) {
 	t.Helper()
-	p, err := host.New("rd", host.WithSchema([]byte(readSchemaYAML)), host.WithResource("rd:index:Document", backend))
+	return readDocWith(t, host.WithResource("rd:index:Document", backend), olds, state)
+}
+
+// readDocWith reads rd:index:Document from the backend registered by opt.
+func readDocWith(t *testing.T, opt host.Option, olds, state resource.PropertyMap) (resource.PropertyMap, resource.PropertyMap) {
+	t.Helper()
+	p, err := host.New("rd", host.WithSchema([]byte(readSchemaYAML)), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,5 +261,64 @@ func TestApplyWithoutCheckFitsTheSchema(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "panic") || !strings.Contains(err.Error(), "key") {
 			t.Errorf("update with %s key: %v; want an input error naming key", name, err)
 		}
+	}
+}
+
+// One backend over property maps, registered both ways: a Read answering
+// no inputs records none under WithResource, and keeps the recorded ones
+// under WithTypedResource, as package custom's doc says.
+func TestReadZeroInputsByRegistration(t *testing.T) {
+	backend := plainDoc{outs: property.NewMap(map[string]property.Value{"title": property.New("t")})}
+	olds := resource.PropertyMap{"title": resource.NewProperty("t")}
+	state := resource.PropertyMap{"title": resource.NewProperty("t")}
+
+	ins, _ := readDocWith(t, host.WithResource("rd:index:Document", backend), olds, state)
+	if len(ins) != 0 {
+		t.Errorf("WithResource: inputs %v, want none", ins)
+	}
+	ins, _ = readDocWith(t, host.WithTypedResource("rd:index:Document", backend), olds, state)
+	if !ins.DeepEquals(olds) {
+		t.Errorf("WithTypedResource: inputs %v, want the recorded %v", ins, olds)
+	}
+}
+
+// zeroCheck's Check answers no inputs and no failures.
+type zeroCheck struct{ slowResource }
+
+func (zeroCheck) Check(context.Context, custom.CheckRequest) (custom.CheckResponse, error) {
+	return custom.CheckResponse{}, nil
+}
+
+// The same for Check: an answer with no inputs is taken as it is under
+// WithResource, and is the request's inputs under WithTypedResource.
+func TestCheckZeroInputsByRegistration(t *testing.T) {
+	news := resource.PropertyMap{"title": resource.NewProperty("t")}
+	check := func(opt host.Option) resource.PropertyMap {
+		t.Helper()
+		p, err := host.New("rd", host.WithSchema([]byte(readSchemaYAML)), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := plugin.MarshalProperties(news, plugin.MarshalOptions{KeepSecrets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := hosttest.NewServer(p).Check(context.Background(), &pulumirpc.CheckRequest{
+			Urn: "urn:pulumi:dev::proj::rd:index:Document::d", Name: "d", Type: "rd:index:Document", News: s,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins, err := plugin.UnmarshalProperties(resp.GetInputs(), plugin.MarshalOptions{KeepSecrets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ins
+	}
+	if ins := check(host.WithResource("rd:index:Document", zeroCheck{})); len(ins) != 0 {
+		t.Errorf("WithResource: inputs %v, want none", ins)
+	}
+	if ins := check(host.WithTypedResource("rd:index:Document", zeroCheck{})); !ins.DeepEquals(news) {
+		t.Errorf("WithTypedResource: inputs %v, want the request's %v", ins, news)
 	}
 }

@@ -17,18 +17,11 @@ func WithComponent[A, O any](token string, fn ComponentFunc[A, O]) Option {
 	}
 }
 
-// A MethodFunc serves one method of a component. self is the component:
-// [Component.State] holds its outputs, and resources registered on it
-// become its children. A result derived from the state with [Apply]
-// depends on the component, and is secret where the state is.
+// A MethodFunc serves a method of self, whose State holds its outputs.
 type MethodFunc[A, R any] func(ctx context.Context, self *Component, args A) (R, error)
 
-// WithMethod serves the method token ("pkg:module:Type/method") with fn.
-// A struct R is returned field by field; any other R (a property.Value
-// with its markers, a string, ...) is returned under the key "res". A
-// method of the provider resource has the token
-// "pulumi:providers:<pkg>/method": self is then the provider, and its
-// State the provider's configuration.
+// WithMethod serves the method token ("pkg:module:Type/method") with fn; a
+// struct R is returned field by field, any other R under "res".
 func WithMethod[A, R any](token string, fn MethodFunc[A, R]) Option {
 	return func(p *Provider) error {
 		return p.core.AddMethod(token, core.SignatureOf[A, R](fn), core.NewMethod(
@@ -38,11 +31,8 @@ func WithMethod[A, R any](token string, fn MethodFunc[A, R]) Option {
 	}
 }
 
-// A FunctionFunc serves a provider function (Invoke). Its arguments are
-// always known: the host rejects unknown ones before calling it. A secret
-// that reaches a plain Go field makes every result secret; a result string
-// holding the text of a secret argument or of the provider's secret
-// configuration is secret too.
+// A FunctionFunc serves a provider function (Invoke), its arguments always
+// known.
 type FunctionFunc[A, R any] func(ctx context.Context, args A) (R, error)
 
 // WithFunction serves the function token ("pkg:module:name") with fn.
@@ -52,63 +42,41 @@ func WithFunction[A, R any](token string, fn FunctionFunc[A, R]) Option {
 	}
 }
 
-// WithTypedResource serves the custom resource type token with r, a
-// backend written with Go types: I its inputs and O its outputs, structs
-// tagged as component arguments are, inferred from r's Create. Create is
-// all it must have; package host/custom says what each of Check, Diff,
-// Read, Update and Delete adds, and what the host does without it. The
-// host checks I and O against the schema, or builds the schema from them.
-// A raw [custom.Resource] (which WithTypedResource[In, State] took before)
-// goes to [WithRawResource].
+// WithTypedResource serves the custom resource type token with r, its
+// inputs I and outputs O Go structs inferred from r's Create (host/custom).
 func WithTypedResource[I, O any](token string, r custom.TypedResource[I, O]) Option {
 	return func(p *Provider) error {
 		return p.core.AddResource(token, core.NewTypedResource(p.core, token, r), core.SignatureOf[I, O](r))
 	}
 }
 
-// WithResource serves the custom resource type token with r, a raw backend
-// that takes and gives property maps; its schema is the one [WithSchema]
-// gives.
+// WithResource serves the custom resource type token with r, a backend over
+// property maps (host/custom).
 func WithResource(token string, r custom.Resource) Option {
 	return func(p *Provider) error { return p.core.AddResource(token, r, core.NoSignature) }
 }
 
-// WithRawResource serves the custom resource type token with the raw
-// backend r, as [WithResource] does, and says its inputs are a struct In
-// and its state (outputs) a struct State, tagged as component arguments
-// are. The host checks them against the schema, or builds the schema from
-// them.
+// WithRawResource is [WithResource], with In and State the Go structs of
+// its schema.
 func WithRawResource[In, State any](token string, r custom.Resource) Option {
 	return func(p *Provider) error { return p.core.AddResource(token, r, core.SignatureOf[In, State](r)) }
 }
 
 // WithConfig runs fn when the engine configures the provider, with the
-// configuration decoded into C: a struct whose `pulumi:"name"` fields are
-// the package's configuration variables, or property.Map for the values as
-// they are (with no schema to build from it). It is given once.
+// configuration decoded into C (a struct, or property.Map). Given once.
 func WithConfig[C any](fn func(ctx context.Context, config C) error) Option {
 	return func(p *Provider) error { return core.SetConfig(p.core, fn) }
 }
 
-// EnumValue is one value of an enum type: a named string, integer, number
-// or boolean type that lists its values with a method
-//
-//	func (ContentType) Values() []host.EnumValue[ContentType]
-//
-// Name is the value's name in the SDKs (ContentTypeHtml); Description is
-// optional.
+// EnumValue is a value of an enum type, a named type with a method
+// Values() []host.EnumValue[T].
 type EnumValue[T any] = core.EnumValue[T]
 
-// Ref is a reference to a resource whose Go type is T, with its markers: in
-// the schema, a reference to the resource this provider registers with
-// that Go type (a backend or its state, a component's outputs struct, a
-// host/gosdk component) or that [WithResourceRef] names.
+// Ref is a reference to a resource whose Go type is T, markers kept.
 type Ref[T any] = typed.Ref[T]
 
-// WithResourceRef says that a field of Go type T (*T, [Ref][T], or for
-// host/gosdk an Output of *T) is a reference to the resource ref names: a
-// token of this package, or another package's $ref,
-// "/sitekit/v0.1.0/schema.json#/resources/sitekit:index:Site".
+// WithResourceRef says a field of Go type T refers to the resource ref
+// names: a token, or another package's $ref.
 func WithResourceRef[T any](ref string) Option {
 	t := reflect.TypeFor[T]()
 	return func(p *Provider) error {

@@ -11,20 +11,15 @@ import (
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
-// Apply derives a value from others as an output's apply does: if any input
-// is unknown the result is unknown, and the result is secret, and depends on
-// everything, that any input is or depends on. f sees the inputs without
-// markers. For a derivation that can fail, use [ApplyErr].
+// Apply derives a value from others as an output's apply does: unknown if
+// any is, secret if any is, depending on all they depend on.
 func Apply(f func(vals ...property.Value) property.Value, vals ...property.Value) property.Value {
 	v, _ := ApplyErr(func(vals ...property.Value) (property.Value, error) { return f(vals...), nil }, vals...)
 	return v
 }
 
-// ApplyErr is [Apply] for a derivation that can fail: it returns f's error,
-// for the component or method to return, which fails it (a [diag.InputError],
-// from [diag.Errorf], goes to the user as bad input). Like an output's apply, f
-// does not run while an input is unknown, so in a preview an error may only
-// show in the update.
+// ApplyErr is [Apply] for f that can fail; f does not run while an input
+// is unknown.
 func ApplyErr(f func(vals ...property.Value) (property.Value, error), vals ...property.Value) (property.Value, error) {
 	var deps []urn.URN
 	seen := map[urn.URN]bool{}
@@ -70,17 +65,12 @@ func stripMarkers(v property.Value) property.Value {
 	return v.WithSecret(false).WithDependencies(nil)
 }
 
-// Encode turns a struct with `pulumi:"name"` tags into a property map, for
-// building child inputs from typed values.
+// Encode turns a struct with `pulumi:"name"` tags into a property map.
 func Encode(v any) (property.Map, error) { return typed.Encode(v) }
 
 // Decode fills the struct dst points to from m; the inverse of [Encode].
 func Decode(m property.Map, dst any) error { return core.Decode(m, dst) }
 
 // InPreview reports whether the engine called the function during a
-// preview, as engines that say so at Handshake do: a function with side
-// effects, or an expensive one, can answer what it can without them. It is
-// false in a custom resource's Check and Diff, even in a preview: the
-// engine's CheckRequest and DiffRequest do not say. In a preview the host
-// calls no Create or Update; a component has Component.DryRun.
+// preview, where it says so (not in Check and Diff).
 func InPreview(ctx context.Context) bool { return core.InPreview(ctx) }

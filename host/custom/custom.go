@@ -1,118 +1,102 @@
-// Package custom holds what a custom resource's backend implements, in
-// one of two forms, with the requests the host sends it and the responses
-// it returns:
+// Package custom holds what a custom resource's backend implements, with
+// the requests the host sends it and the responses it returns: one family
+// of types over the backend's inputs I and outputs (its state) O.
 //
-//   - typed: a [TypedResource] takes its inputs and gives its outputs as Go
-//     structs I and O, tagged as a component's arguments are. Register it
-//     with host.WithTypedResource.
-//   - raw: a [Resource] takes and gives property maps. Register it with
-//     host.WithResource (host.WithRawResource to give its Go types).
+//   - I and O Go structs, tagged `pulumi:"name"` as a component's arguments
+//     are: register the backend with host.WithTypedResource, which decodes
+//     each request into them and encodes what the backend returns.
+//   - I and O property.Map, the raw form ([Resource], [CreateRequest], ...
+//     name these instances): register it with host.WithResource, or
+//     host.WithRawResource to give the Go types of its schema.
 //
-// In both, Create is required and the rest optional, each method an
-// interface of its own ([TypedResourceWithUpdate], [ResourceWithUpdate],
-// ...): without Check the host checks the inputs against the schema;
-// without Diff it compares them key by key; without Update every change
-// of an input replaces the resource; without Read a refresh keeps what is
-// recorded, even an empty state, and an import fails (for a type whose
-// schema requires no property an import cannot be told from a refresh of
-// an empty state, and keeps it); without Delete deleting only forgets the
-// resource.
+// Create is required, each other method an interface of its own
+// ([TypedResourceWithCheck], ...): without Check the host checks the inputs
+// against the schema; without Diff it compares them key by key; without
+// Update every change of an input replaces the resource; without Read a
+// refresh keeps what is recorded and an import fails (for a type whose
+// schema requires nothing an import cannot be told from a refresh of an
+// empty state, and keeps it); without Delete deleting only forgets the
+// resource. Create and Update are never called in a preview: the host
+// answers for them, with the inputs and every other output unknown.
 //
-// Create and Update are never called in a preview: the host answers for
-// them, with the inputs and every other output unknown, so no backend
-// acts on a preview.
+// The two registrations differ in what the host does around the backend:
+//
+//   - Check: WithTypedResource's gets inputs the schema accepted, its
+//     defaults applied; WithResource's replaces the schema's check.
+//   - Inputs left zero in a [TypedCheckResponse] or [TypedReadResponse]:
+//     WithTypedResource keeps the request's (for Read, those recorded);
+//     WithResource takes them as they are, and an empty map read records a
+//     resource without inputs.
+//   - Secrets: WithTypedResource marks secret the outputs O's
+//     property.Value fields say, and all of them once a secret input reached
+//     a plain field (the engine shows a warning naming it); WithResource
+//     makes every output secret once any input is, unless the backend is a
+//     [ResourceWithExactSecrets]. Both add the schema's secret properties,
+//     outputs named after a secret input and output strings holding a
+//     secret's text.
+//   - Unknowns (in a preview, only in Check and Diff): under
+//     WithTypedResource a plain field gets its zero value, and the host
+//     keeps that input unknown in Check's answer, drops Check's failures
+//     about it and counts it as changed in Diff's.
 //
 // Every request carries the resource's URN, name and type and the
 // configuration of the provider serving it ([ResourceInfo]); host.Config
 // reads that configuration as WithConfig's type, and host.Logger logs to
-// the CLI attached to the resource. Check also gets the program's
-// autonaming configuration.
+// the CLI attached to the resource.
 package custom
 
 import (
-	"context"
 	"fmt"
-	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
-
-	"github.com/polyhost/polyhost/host/diag"
 )
 
-// Resource is the raw backend of one custom resource type: its requests
-// and responses hold property maps. Create is required; the others are
-// optional ([ResourceWithCheck], [ResourceWithDiff], [ResourceWithRead],
-// [ResourceWithUpdate], [ResourceWithDelete]), as the package doc says.
-type Resource interface {
-	Create(ctx context.Context, req CreateRequest) (CreateResponse, error)
-}
+// The raw form: the family over property maps.
+type (
+	Resource           = TypedResource[property.Map, property.Map]
+	ResourceWithCheck  = TypedResourceWithCheck[property.Map]
+	ResourceWithDiff   = TypedResourceWithDiff[property.Map, property.Map]
+	ResourceWithRead   = TypedResourceWithRead[property.Map, property.Map]
+	ResourceWithUpdate = TypedResourceWithUpdate[property.Map, property.Map]
+	ResourceWithDelete = TypedResourceWithDelete[property.Map, property.Map]
+	CheckRequest       = TypedCheckRequest[property.Map]
+	CheckResponse      = TypedCheckResponse[property.Map]
+	DiffRequest        = TypedDiffRequest[property.Map, property.Map]
+	CreateRequest      = TypedCreateRequest[property.Map]
+	CreateResponse     = TypedCreateResponse[property.Map]
+	ReadRequest        = TypedReadRequest[property.Map, property.Map]
+	ReadResponse       = TypedReadResponse[property.Map, property.Map]
+	UpdateRequest      = TypedUpdateRequest[property.Map, property.Map]
+	UpdateResponse     = TypedUpdateResponse[property.Map]
+	DeleteRequest      = TypedDeleteRequest[property.Map, property.Map]
+	PartialError       = TypedPartialError[property.Map]
+)
 
-// ResourceWithRead reads the live state, on refresh and import.
-type ResourceWithRead interface {
-	Read(ctx context.Context, req ReadRequest) (ReadResponse, error)
-}
-
-// ResourceWithUpdate updates a resource in place.
-type ResourceWithUpdate interface {
-	Update(ctx context.Context, req UpdateRequest) (UpdateResponse, error)
-}
-
-// ResourceWithDelete deletes a resource.
-type ResourceWithDelete interface {
-	Delete(ctx context.Context, req DeleteRequest) (DeleteResponse, error)
-}
-
-// ResourceWithCheck validates and normalises inputs itself. Report bad
-// input as Failures, not as an error.
-type ResourceWithCheck interface {
-	Check(ctx context.Context, req CheckRequest) (CheckResponse, error)
-}
-
-// ResourceWithDiff computes its own diff.
-type ResourceWithDiff interface {
-	Diff(ctx context.Context, req DiffRequest) (DiffResponse, error)
-}
-
-// ResourceWithExactSecrets is a raw backend that marks the secrets of its
-// outputs itself, exactly, when ExactSecrets returns true. The host then
-// adds only the schema's secret properties and outputs named after a
-// secret input. For any other raw backend, every output is secret once any
-// input is: the host cannot tell which outputs were computed from it. A
-// [TypedResource] needs none: its property.Value fields say it.
+// ResourceWithExactSecrets is a backend served by host.WithResource that
+// marks the secrets of its outputs itself when ExactSecrets returns true:
+// the host then adds only the schema's secrets and outputs named after a
+// secret input.
 type ResourceWithExactSecrets interface {
 	ExactSecrets() bool
 }
 
-// ResourceInfo identifies the resource a request is about, and the
-// configuration of the provider serving it.
+// ResourceInfo identifies the resource a request is about.
 type ResourceInfo struct {
 	URN  urn.URN
 	Name string
 	Type string
-	// Config is the provider's configuration as the engine configured it
-	// (after CheckConfig's defaults), secrets marked; empty before
-	// Configure, and in a preview some values may be unknown. It is what
-	// host.WithConfig's function got: a backend that only needs a value
-	// reads it here, without keeping it itself.
+	// Config is the provider's configuration (after CheckConfig's
+	// defaults), secrets marked, as host.WithConfig's function got it:
+	// empty before Configure; in a preview a value may be unknown.
 	Config property.Map
 }
 
-// CheckRequest asks whether inputs are valid.
-type CheckRequest struct {
-	ResourceInfo
-	OldInputs  property.Map // empty on create
-	Inputs     property.Map
-	RandomSeed []byte
-	// Autonaming is what the program's autonaming configuration asks of a
-	// name the backend would generate; nil when it asks nothing.
-	Autonaming *Autonaming
-}
-
-// Autonaming is the engine's request for a generated name: use
-// ProposedName (AutonamingPropose: may adjust it; AutonamingEnforce: as
-// is), or generate none (AutonamingDisable: the user must name it).
+// Autonaming is what the program's autonaming configuration asks of a
+// name the backend would generate: use ProposedName (AutonamingPropose:
+// may adjust it; AutonamingEnforce: as is), or generate none
+// (AutonamingDisable: the user must name it).
 type Autonaming struct {
 	ProposedName string
 	Mode         AutonamingMode
@@ -126,22 +110,6 @@ const (
 	AutonamingEnforce
 	AutonamingDisable
 )
-
-// CheckResponse returns the checked inputs, or the failures.
-type CheckResponse struct {
-	Inputs   property.Map
-	Failures []diag.CheckFailure
-}
-
-// DiffRequest compares the recorded state with new inputs.
-type DiffRequest struct {
-	ResourceInfo
-	ID            resource.ID
-	OldInputs     property.Map
-	OldOutputs    property.Map
-	Inputs        property.Map
-	IgnoreChanges []string
-}
 
 // DiffKind is how one property changes.
 type DiffKind int
@@ -165,81 +133,20 @@ type DiffResponse struct {
 	DeleteBeforeReplace bool
 }
 
-// CreateRequest creates a resource. Create is never called in a preview:
-// the host answers for it.
-type CreateRequest struct {
-	ResourceInfo
-	Inputs  property.Map
-	Timeout time.Duration
-}
-
-// CreateResponse is the new resource's ID and outputs.
-type CreateResponse struct {
-	ID      resource.ID
-	Outputs property.Map
-}
-
-// ReadRequest reads a resource's live state. For an import only ID is set.
-type ReadRequest struct {
-	ResourceInfo
-	ID      resource.ID
-	Inputs  property.Map
-	Outputs property.Map
-}
-
-// ReadResponse is the live state. An empty ID means the resource is gone.
-// Inputs are the inputs that would produce it: after a refresh or import the
-// engine records them as the resource's inputs, and the next diff compares
-// against them, so leaving them empty records a resource without inputs.
-// Plain values are fine: the host keeps secret each top-level key that held
-// a secret in the request's Inputs or Outputs, and the schema's secret
-// properties.
-type ReadResponse struct {
-	ID      resource.ID
-	Inputs  property.Map
-	Outputs property.Map
-}
-
-// UpdateRequest updates a resource in place. Update is never called in a
-// preview: the host answers for it.
-type UpdateRequest struct {
-	ResourceInfo
-	ID            resource.ID
-	OldInputs     property.Map
-	OldOutputs    property.Map
-	Inputs        property.Map
-	IgnoreChanges []string
-	Timeout       time.Duration
-}
-
-// UpdateResponse is the updated outputs.
-type UpdateResponse struct {
-	Outputs property.Map
-}
-
-// DeleteRequest deletes a resource.
-type DeleteRequest struct {
-	ResourceInfo
-	ID      resource.ID
-	Inputs  property.Map
-	Outputs property.Map
-	Timeout time.Duration
-}
-
 // DeleteResponse is empty; it exists so the method can grow.
 type DeleteResponse struct{}
 
-// PartialError reports a create or update that failed after the resource
-// came to exist: the engine records ID and Outputs, so nothing is orphaned,
-// and the next update retries.
-type PartialError struct {
+// TypedPartialError reports a create or update that failed after the
+// resource came to exist: the engine records ID and Outputs, so nothing
+// is orphaned, and the next update retries.
+type TypedPartialError[O any] struct {
 	ID      resource.ID
-	Outputs property.Map
+	Outputs O
 	Err     error
 }
 
-func (e *PartialError) Error() string {
+func (e *TypedPartialError[O]) Error() string {
 	return fmt.Sprintf("resource %s was created but is not fully initialised: %v", e.ID, e.Err)
 }
 
-func (e *PartialError) Unwrap() error { return e.Err }
+func (e *TypedPartialError[O]) Unwrap() error { return e.Err }

@@ -15,16 +15,18 @@ import (
 	"github.com/polyhost/polyhost/host/internal/typed"
 )
 
-// A typed backend (custom.TypedResource) wrapped into a raw one, as
-// NewConstructor wraps a component's function: each request's maps
-// decoded into the author's Go types, its answers encoded. What it
-// returns is secret as for a component: all of it if an input's secret
-// reached a plain Go field, else as its property.Value fields say (the
-// CRUD path adds the schema's secrets and those named after a secret
-// input). What its author did not write, the CRUD path decides (crud.go).
+// A backend served by WithTypedResource, wrapped into one over property
+// maps (custom.Resource, the same family over maps), as NewConstructor
+// wraps a component's function: each request's maps decoded into the
+// author's I and O, its answers encoded. What it returns is secret as for
+// a component: all of it if an input's secret reached a plain Go field,
+// else as its property.Value fields say (the CRUD path adds the schema's
+// secrets and those named after a secret input). What its author did not
+// write, the CRUD path decides (crud.go); package custom's doc says where
+// the two registrations differ.
 
-// typedResource is a custom.TypedResource[I, O] as a raw backend; the
-// optional methods are nil where its author wrote none.
+// typedResource is a custom.TypedResource[I, O] over maps; the optional
+// methods are nil where its author wrote none.
 type typedResource[I, O any] struct {
 	p      *Provider // registered on: its schema is every instance's
 	token  string
@@ -36,7 +38,7 @@ type typedResource[I, O any] struct {
 	delete custom.TypedResourceWithDelete[I, O]
 }
 
-// NewTypedResource is r, the typed backend of token, as a raw one.
+// NewTypedResource is r, the backend of token, over maps.
 func NewTypedResource[I, O any](p *Provider, token string, r custom.TypedResource[I, O]) custom.Resource {
 	t := &typedResource[I, O]{p: p, token: token, create: r}
 	t.check, _ = r.(custom.TypedResourceWithCheck[I])
@@ -47,8 +49,8 @@ func NewTypedResource[I, O any](p *Provider, token string, r custom.TypedResourc
 	return t
 }
 
-// wrote says whether the author wrote the optional method whose raw
-// interface m points to (implemented asks).
+// wrote says whether the author wrote the optional method whose interface
+// over maps m points to (implemented asks).
 func (t *typedResource[I, O]) wrote(m any) bool {
 	switch m.(type) {
 	case *custom.ResourceWithCheck:
@@ -124,11 +126,7 @@ func (t *typedResource[I, O]) Diff(ctx context.Context, req custom.DiffRequest) 
 	if err != nil {
 		return custom.DiffResponse{}, err
 	}
-	olds, _, err := decodeRecorded[I]("inputs", req.OldInputs)
-	if err != nil {
-		return custom.DiffResponse{}, err
-	}
-	state, _, err := decodeRecorded[O]("outputs", req.OldOutputs)
+	olds, state, _, err := decodeState[I, O](req.OldInputs, req.OldOutputs)
 	if err != nil {
 		return custom.DiffResponse{}, err
 	}
@@ -165,11 +163,7 @@ func (t *typedResource[I, O]) Create(ctx context.Context, req custom.CreateReque
 // Read gives the author the recorded inputs and outputs, zero for an
 // import.
 func (t *typedResource[I, O]) Read(ctx context.Context, req custom.ReadRequest) (custom.ReadResponse, error) {
-	in, lost, err := decodeRecorded[I]("inputs", req.Inputs)
-	if err != nil {
-		return custom.ReadResponse{}, err
-	}
-	state, _, err := decodeRecorded[O]("outputs", req.Outputs)
+	in, state, lost, err := decodeState[I, O](req.Inputs, req.Outputs)
 	if err != nil {
 		return custom.ReadResponse{}, err
 	}
@@ -193,11 +187,7 @@ func (t *typedResource[I, O]) Update(ctx context.Context, req custom.UpdateReque
 	if err != nil {
 		return custom.UpdateResponse{}, err
 	}
-	olds, lostOld, err := decodeRecorded[I]("inputs", req.OldInputs)
-	if err != nil {
-		return custom.UpdateResponse{}, err
-	}
-	state, _, err := decodeRecorded[O]("outputs", req.OldOutputs)
+	olds, state, lostOld, err := decodeState[I, O](req.OldInputs, req.OldOutputs)
 	if err != nil {
 		return custom.UpdateResponse{}, err
 	}
@@ -212,11 +202,7 @@ func (t *typedResource[I, O]) Update(ctx context.Context, req custom.UpdateReque
 }
 
 func (t *typedResource[I, O]) Delete(ctx context.Context, req custom.DeleteRequest) (custom.DeleteResponse, error) {
-	in, _, err := decodeRecorded[I]("inputs", req.Inputs)
-	if err != nil {
-		return custom.DeleteResponse{}, err
-	}
-	state, _, err := decodeRecorded[O]("outputs", req.Outputs)
+	in, state, _, err := decodeState[I, O](req.Inputs, req.Outputs)
 	if err != nil {
 		return custom.DeleteResponse{}, err
 	}
@@ -236,7 +222,7 @@ func (t *typedResource[I, O]) outputs(ctx context.Context, info custom.ResourceI
 	return allSecret(m), nil
 }
 
-// partial turns the author's TypedPartialError into the raw one, its
+// partial turns the author's TypedPartialError[O] into one over maps, its
 // outputs encoded as outputs says.
 func (t *typedResource[I, O]) partial(ctx context.Context, info custom.ResourceInfo, err error, lostSecret []string) error {
 	var pe *custom.TypedPartialError[O]
@@ -256,6 +242,18 @@ func decodeInputs[T any](m property.Map) (T, typed.Lost, error) {
 	var v T
 	lost, err := decodeArgs(m, &v)
 	return v, lost, err
+}
+
+// decodeState decodes a recorded state, inputs into I and outputs into O,
+// as decodeRecorded does.
+func decodeState[I, O any](inputs, outputs property.Map) (I, O, typed.Lost, error) {
+	in, lost, err := decodeRecorded[I]("inputs", inputs)
+	if err != nil {
+		var out O
+		return in, out, lost, err
+	}
+	out, _, err := decodeRecorded[O]("outputs", outputs)
+	return in, out, lost, err
 }
 
 // decodeRecorded decodes what the engine recorded (old inputs, outputs)
