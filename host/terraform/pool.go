@@ -10,6 +10,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/custom"
@@ -107,21 +109,29 @@ func (p *pool) retrying(ctx context.Context, cfg property.Map) (*retrier, error)
 
 // retrier is a configured process whose calls without side effects, when
 // they find the process gone, are made again on the one that replaces it,
-// which serves its later calls. Applies are not: the gone process may have
-// applied.
+// which serves its later calls; when the process answers a transient
+// Unavailable and lives on, they are made once more on it. Applies are
+// not: the gone process may have applied. Only a process that exited is
+// replaced (tfwire.Client.Exited).
 type retrier struct {
 	tfwire.Server
 	again func(context.Context) (tfwire.Server, error)
 }
 
-// retry calls f on r's process, and once more on a new one if it exited.
+// retry calls f on r's process, and once more on a new one if it exited,
+// or on the same one if it answered Unavailable and lives on.
 func retry[T any](ctx context.Context, r *retrier, f func(tfwire.Server) (T, error)) (T, error) {
 	resp, err := f(r.Server)
-	if e, ok := r.Server.(interface{ Exited() bool }); err != nil && ok && e.Exited() {
+	if err == nil {
+		return resp, nil
+	}
+	if e, ok := r.Server.(interface{ Exited() bool }); ok && e.Exited() {
 		if srv, err2 := r.again(ctx); err2 == nil {
 			r.Server = srv
 			return f(srv)
 		}
+	} else if status.Code(err) == codes.Unavailable && ctx.Err() == nil {
+		return f(r.Server)
 	}
 	return resp, err
 }
