@@ -106,6 +106,7 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 	// Kill waits for the start to end.
 	startCtx, abort := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(startCtx, cfg.Path, cfg.Args...)
+	cmd.SysProcAttr = procAttr()
 	// Our Env must win over the host's, so the host's comes first.
 	cmd.Env = append(append(os.Environ(), quietLogs(os.Environ(), cfg.Env)...), cfg.Env...)
 	watched := new(atomic.Pointer[plugin.Client])
