@@ -40,7 +40,8 @@ func (s *stopper) stop() {
 	s.ch = make(chan struct{})
 }
 
-// jobResource is kv_job: a job named name, with a timeouts block as
+// jobResource is kv_job: a job named name, without an id attribute
+// (protocol 6 allows it), with a timeouts block as
 // SDKv2 and terraform-plugin-framework-timeouts declare it (create,
 // update, delete), which records the timeouts each apply received: in
 // timeouts_seen on create and update, in the file <name>.deleted on
@@ -52,7 +53,6 @@ type jobResource struct{ store *store }
 var _ resource.ResourceWithConfigure = (*jobResource)(nil)
 
 type jobModel struct {
-	ID           types.String   `tfsdk:"id"`
 	Name         types.String   `tfsdk:"name"`
 	Value        types.String   `tfsdk:"value"`
 	Hold         types.String   `tfsdk:"hold"`
@@ -73,8 +73,6 @@ func (r *jobResource) Metadata(_ context.Context, req resource.MetadataRequest, 
 func (r *jobResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{Computed: true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 			"name": schema.StringAttribute{Required: true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"value":         schema.StringAttribute{Optional: true},
@@ -128,7 +126,7 @@ func (r *jobResource) apply(ctx context.Context, plan *jobModel, add func(string
 		add("bad timeouts", err.Error())
 		return false
 	}
-	plan.ID, plan.TimeoutsSeen = plan.Name, types.StringValue(s)
+	plan.TimeoutsSeen = types.StringValue(s)
 	if hold := plan.Hold.ValueString(); hold != "" {
 		stopped := r.store.stops.stopped()
 		if err := os.WriteFile(hold, []byte("applying\n"), 0o644); err != nil {

@@ -13,7 +13,9 @@
 //   - Read: ReadResource; an import (an ID alone) is ImportResourceState
 //     first.
 //
-// The resource's ID is the state's id attribute, which is not an output.
+// The resource's ID is the state's id attribute, which is not an output;
+// a schema without one (protocol 6 allows it) gets a random ID on create
+// and the import ID on import, which refreshes and updates keep.
 // The schema version a state was recorded with and the provider's private
 // state are the secret output [StateKey]; every recorded state passes
 // UpgradeResourceState before use. A replacement is Pulumi's default,
@@ -23,6 +25,8 @@ package tfresource
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -63,6 +67,10 @@ type Resource struct {
 	// writeOnly are the properties of write-only attributes, which the
 	// recorded inputs keep secret (Terraform stores them nowhere).
 	writeOnly map[string]bool
+	// hasID: the schema has the id attribute, the resource's ID. Without
+	// it (protocol 6 allows that) the ID is the backend's: random on
+	// create, the import ID on import, kept by refreshes and updates.
+	hasID bool
 }
 
 var _ interface {
@@ -87,7 +95,8 @@ func New(typeName string, schema *tfprotov6.Schema, server ServerFunc) (*Resourc
 			writeOnly[props[a.Name]] = true
 		}
 	}
-	return &Resource{typeName: typeName, schema: schema, server: server, props: props, writeOnly: writeOnly}, nil
+	hasID := slices.ContainsFunc(schema.Block.Attributes, func(a *tfprotov6.SchemaAttribute) bool { return a.Name == "id" })
+	return &Resource{typeName: typeName, schema: schema, server: server, props: props, writeOnly: writeOnly, hasID: hasID}, nil
 }
 
 // whole reports whether a block has no nil attribute, nested type or block.
@@ -197,7 +206,7 @@ func (r *Resource) Create(ctx context.Context, req custom.CreateRequest) (custom
 	if err != nil {
 		return custom.CreateResponse{}, err
 	}
-	id, outputs, err := r.apply(ctx, srv, r.null(), p)
+	id, outputs, err := r.apply(ctx, srv, r.null(), p, "")
 	return custom.CreateResponse{ID: id, Outputs: outputs}, err
 }
 
@@ -221,7 +230,7 @@ func (r *Resource) Update(ctx context.Context, req custom.UpdateRequest) (custom
 		return custom.UpdateResponse{}, fmt.Errorf("%s: update: a change of %s replaces the resource; it cannot be updated in place",
 			r.typeName, strings.Join(r.replaced(p.replace), ", "))
 	}
-	_, outputs, err := r.apply(ctx, srv, prior, p)
+	_, outputs, err := r.apply(ctx, srv, prior, p, req.ID)
 	return custom.UpdateResponse{Outputs: outputs}, err
 }
 
@@ -286,7 +295,7 @@ func (r *Resource) Read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 	if state.IsNull() {
 		return custom.ReadResponse{}, nil // gone
 	}
-	id, outputs, err := r.outputs(state, resp.Private)
+	id, outputs, err := r.outputs(state, resp.Private, req.ID)
 	if err != nil || id == "" {
 		return custom.ReadResponse{}, err // no id: gone, as SDKv2's d.SetId("")
 	}
@@ -428,8 +437,9 @@ func (r *Resource) planResourceChange(ctx context.Context, srv tfwire.Server, pr
 }
 
 // apply applies a plan. A failure that leaves a state is a
-// custom.PartialError holding it.
-func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.Value, p planned) (resource.ID, property.Map, error) {
+// custom.PartialError holding it. id is the resource's ID when its schema
+// has no id attribute: a create's is made here.
+func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.Value, p planned, id resource.ID) (resource.ID, property.Map, error) {
 	var dv [3]*tfprotov6.DynamicValue
 	for i, v := range []tftypes.Value{prior, p.state, p.config} {
 		d, err := r.dynamic(v)
@@ -454,7 +464,10 @@ func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.V
 		}
 		return "", property.Map{}, failed
 	}
-	id, outputs, err := r.outputs(state, resp.Private)
+	if id == "" && !r.hasID {
+		id = newID()
+	}
+	id, outputs, err := r.outputs(state, resp.Private, id)
 	switch {
 	case err != nil:
 		return "", property.Map{}, errors.Join(failed, err)
@@ -478,7 +491,7 @@ func (r *Resource) prior(ctx context.Context, srv tfwire.Server, id resource.ID,
 			r.typeName, m.version, r.schema.Version)
 	}
 	state := outputs.Delete(StateKey)
-	if r.hasID() {
+	if r.hasID {
 		state = state.Set("id", property.New(string(id)))
 	}
 	raw, err := rawState(r.schema.Block, r.schema.Version, m.version, state)
@@ -503,20 +516,27 @@ func (r *Resource) prior(ctx context.Context, srv tfwire.Server, id resource.ID,
 	return v, m.private, nil
 }
 
-// hasID reports whether the schema has the id attribute.
-func (r *Resource) hasID() bool {
-	return slices.ContainsFunc(r.schema.Block.Attributes, func(a *tfprotov6.SchemaAttribute) bool { return a.Name == "id" })
+// newID is the ID of a new resource whose schema has no id attribute:
+// random, as Terraform keeps no ID for it.
+func newID() resource.ID {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return resource.ID(hex.EncodeToString(b[:]))
 }
 
-// outputs are a state's outputs and its id, StateKey added.
-func (r *Resource) outputs(state tftypes.Value, private []byte) (resource.ID, property.Map, error) {
+// outputs are a state's outputs and its id, StateKey added; the id is
+// noID when the schema has no id attribute.
+func (r *Resource) outputs(state tftypes.Value, private []byte, noID resource.ID) (resource.ID, property.Map, error) {
 	m, err := tfvalue.FromTerraform(r.schema.Block, state)
 	if err != nil {
 		return "", property.Map{}, r.errorf("state", err)
 	}
-	var id string
-	if v := m.Get("id"); v.IsString() {
-		id = v.AsString()
+	id := string(noID)
+	if r.hasID {
+		id = ""
+		if v := m.Get("id"); v.IsString() {
+			id = v.AsString()
+		}
 	}
 	m = m.Delete("id").Set(StateKey, meta{version: r.schema.Version, private: private}.value())
 	return resource.ID(id), m, nil

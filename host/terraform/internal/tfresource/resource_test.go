@@ -35,6 +35,12 @@ type kv struct {
 
 func newKV(t *testing.T, roots ...string) kv {
 	t.Helper()
+	return newKVOf(t, "kv_entry", roots...)
+}
+
+// newKVOf serves the kv provider's resource typeName as newKV serves kv_entry.
+func newKVOf(t *testing.T, typeName string, roots ...string) kv {
+	t.Helper()
 	ctx := context.Background()
 	servers := map[string]tfwire.Server{}
 	var schema *tfprotov6.Schema
@@ -44,7 +50,7 @@ func newKV(t *testing.T, roots ...string) kv {
 		if err != nil || len(ps.Diagnostics) > 0 {
 			t.Fatalf("GetProviderSchema: %v %v", err, ps.Diagnostics)
 		}
-		schema = ps.ResourceSchemas["kv_entry"]
+		schema = ps.ResourceSchemas[typeName]
 		typ := ps.Provider.ValueType()
 		cfg, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, map[string]tftypes.Value{"root": tftypes.NewValue(tftypes.String, root)}))
 		if err != nil {
@@ -61,7 +67,7 @@ func newKV(t *testing.T, roots ...string) kv {
 		}
 		return nil, errors.New("no provider of that root")
 	}
-	res, err := tfresource.New("kv_entry", schema, server)
+	res, err := tfresource.New(typeName, schema, server)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -711,5 +717,40 @@ func TestSchemaAgrees(t *testing.T) {
 		if _, ok := spec.Properties[k]; !ok && k != tfresource.StateKey {
 			t.Errorf("output %s not declared", k)
 		}
+	}
+}
+
+// TestNoIDAttribute: a resource whose schema has no id attribute (kv_job)
+// gets an ID of the backend's making on create, which a refresh and an
+// update keep, and deletes by it.
+func TestNoIDAttribute(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	r := newKVOf(t, "kv_job", root)
+	ri := info(root)
+	ri.Type = "kv:index:Job"
+	inputs := in("name", "j", "value", "1")
+	cr, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: ri, Inputs: inputs})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	if cr.ID == "" {
+		t.Fatal("Create returned no ID")
+	}
+	other, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: ri, Inputs: in("name", "k")})
+	if err != nil || other.ID == cr.ID {
+		t.Errorf("a second job's ID %q (%v), want one of its own, not %q", other.ID, err, cr.ID)
+	}
+	rd, err := r.Read(ctx, custom.ReadRequest{ResourceInfo: ri, ID: cr.ID, Inputs: inputs, Outputs: cr.Outputs})
+	if err != nil || rd.ID != cr.ID {
+		t.Errorf("Read: ID %q, %v; want %q", rd.ID, err, cr.ID)
+	}
+	ur, err := r.Update(ctx, custom.UpdateRequest{ResourceInfo: ri, ID: cr.ID, OldInputs: inputs, OldOutputs: cr.Outputs, Inputs: in("name", "j", "value", "2")})
+	if err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+	wantString(t, ur.Outputs, "value", "2")
+	if _, err := r.Delete(ctx, custom.DeleteRequest{ResourceInfo: ri, ID: cr.ID, Outputs: ur.Outputs}); err != nil {
+		t.Errorf("Delete: %v", err)
 	}
 }
