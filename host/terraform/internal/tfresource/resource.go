@@ -41,6 +41,7 @@ import (
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/terraform/internal/tfschema"
 	"github.com/polyhost/polyhost/host/terraform/internal/tfvalue"
 	"github.com/polyhost/polyhost/host/terraform/internal/tfwire"
 )
@@ -71,6 +72,10 @@ type Resource struct {
 	// it (protocol 6 allows that) the ID is the backend's: random on
 	// create, the import ID on import, kept by refreshes and updates.
 	hasID bool
+	// timeouts are the operations of the schema's timeouts block or
+	// attribute (tfschema.Timeouts), which each step fills from its
+	// customTimeouts; it is no input or output.
+	timeouts []string
 }
 
 var _ interface {
@@ -96,7 +101,8 @@ func New(typeName string, schema *tfprotov6.Schema, server ServerFunc) (*Resourc
 		}
 	}
 	hasID := slices.ContainsFunc(schema.Block.Attributes, func(a *tfprotov6.SchemaAttribute) bool { return a.Name == "id" })
-	return &Resource{typeName: typeName, schema: schema, server: server, props: props, writeOnly: writeOnly, hasID: hasID}, nil
+	return &Resource{typeName: typeName, schema: schema, server: server, props: props, writeOnly: writeOnly, hasID: hasID,
+		timeouts: tfschema.Timeouts(schema.Block)}, nil
 }
 
 // whole reports whether a block has no nil attribute, nested type or block.
@@ -187,7 +193,7 @@ func (r *Resource) Diff(ctx context.Context, req custom.DiffRequest) (custom.Dif
 	if err != nil {
 		return custom.DiffResponse{}, err
 	}
-	p, err := r.plan(ctx, srv, prior, private, req.Inputs)
+	p, err := r.plan(ctx, srv, prior, private, req.Inputs, timeout{})
 	if err != nil {
 		return custom.DiffResponse{}, err
 	}
@@ -202,7 +208,7 @@ func (r *Resource) Create(ctx context.Context, req custom.CreateRequest) (custom
 	if err != nil {
 		return custom.CreateResponse{}, r.errorf("create", err)
 	}
-	p, err := r.plan(ctx, srv, r.null(), nil, req.Inputs)
+	p, err := r.plan(ctx, srv, r.null(), nil, req.Inputs, timeout{"create", req.Timeout})
 	if err != nil {
 		return custom.CreateResponse{}, err
 	}
@@ -222,7 +228,7 @@ func (r *Resource) Update(ctx context.Context, req custom.UpdateRequest) (custom
 	if err != nil {
 		return custom.UpdateResponse{}, err
 	}
-	p, err := r.plan(ctx, srv, prior, private, req.Inputs)
+	p, err := r.plan(ctx, srv, prior, private, req.Inputs, timeout{"update", req.Timeout})
 	if err != nil {
 		return custom.UpdateResponse{}, err
 	}
@@ -245,6 +251,9 @@ func (r *Resource) Delete(ctx context.Context, req custom.DeleteRequest) (custom
 	prior, private, err := r.prior(ctx, srv, req.ID, req.Outputs)
 	if err != nil {
 		return custom.DeleteResponse{}, err
+	}
+	if prior, err = r.withTimeout(prior, timeout{"delete", req.Timeout}); err != nil {
+		return custom.DeleteResponse{}, r.errorf("delete", err)
 	}
 	dprior, err := r.dynamic(prior)
 	if err != nil {
@@ -373,10 +382,14 @@ type planned struct {
 	replace       []*tftypes.AttributePath
 }
 
-// plan plans the change from prior to inputs.
-func (r *Resource) plan(ctx context.Context, srv tfwire.Server, prior tftypes.Value, private []byte, inputs property.Map) (planned, error) {
+// plan plans the change from prior to inputs, the step's timeout in the
+// configuration's timeouts.
+func (r *Resource) plan(ctx context.Context, srv tfwire.Server, prior tftypes.Value, private []byte, inputs property.Map, to timeout) (planned, error) {
 	cfg, err := tfvalue.ToTerraform(r.schema.Block, inputs)
 	if err != nil {
+		return planned{}, r.errorf("inputs", err)
+	}
+	if cfg, err = r.withTimeout(cfg, to); err != nil {
 		return planned{}, r.errorf("inputs", err)
 	}
 	proposed, err := proposedNew(r.schema.Block, prior, cfg)
@@ -539,6 +552,9 @@ func (r *Resource) outputs(state tftypes.Value, private []byte, noID resource.ID
 		}
 	}
 	m = m.Delete("id").Set(StateKey, meta{version: r.schema.Version, private: private}.value())
+	if r.timeouts != nil {
+		m = m.Delete(r.props[tfschema.TimeoutsName])
+	}
 	return resource.ID(id), m, nil
 }
 
@@ -559,7 +575,7 @@ func (r *Resource) diff(prior, plan tftypes.Value, replace []*tftypes.AttributeP
 		p, q := attr(pm, qm, name)
 		prop := r.props[name]
 		rep := slices.Contains(replaces, prop)
-		if p.Equal(q) && !rep || name == "id" {
+		if p.Equal(q) && !rep || name == "id" || r.timeouts != nil && name == tfschema.TimeoutsName {
 			return
 		}
 		k := changeKind(p, q, rep)
@@ -632,6 +648,8 @@ func (r *Resource) checkInputs(inputs property.Map) []diag.CheckFailure {
 			failures = append(failures, diag.CheckFailure{Property: k, Reason: fmt.Sprintf("%s has no such attribute", r.typeName)})
 		case !set:
 			failures = append(failures, diag.CheckFailure{Property: k, Reason: "computed by the provider; it cannot be set"})
+		case r.timeouts != nil && k == r.props[tfschema.TimeoutsName]:
+			failures = append(failures, diag.CheckFailure{Property: k, Reason: "set by the customTimeouts resource option, not as an input"})
 		default: // the error names the path inside k
 			if _, err := tfvalue.ToTerraform(r.schema.Block, property.NewMap(map[string]property.Value{k: v})); err != nil {
 				failures = append(failures, diag.CheckFailure{Property: k, Reason: err.Error()})
@@ -778,6 +796,48 @@ func answer[T any](resp *T, err error) (*T, error) {
 		resp = new(T)
 	}
 	return resp, err
+}
+
+// timeout is a step's operation (create, update, delete) and its
+// customTimeouts value; none when 0.
+type timeout struct {
+	op string
+	d  time.Duration
+}
+
+// withTimeout is the configuration or state v with to's duration in its
+// timeouts block or attribute, as a Go duration ("1m30s"), when the schema
+// declares the operation and v leaves it null.
+func (r *Resource) withTimeout(v tftypes.Value, to timeout) (tftypes.Value, error) {
+	if to.d <= 0 || !slices.Contains(r.timeouts, to.op) || v.IsNull() || !v.IsKnown() {
+		return v, nil
+	}
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		return v, err
+	}
+	cur, ok := attrs[tfschema.TimeoutsName]
+	ot, isObject := cur.Type().(tftypes.Object)
+	if !ok || !isObject || !cur.IsKnown() {
+		return v, nil
+	}
+	vals := map[string]tftypes.Value{}
+	if !cur.IsNull() {
+		if err := cur.As(&vals); err != nil {
+			return v, err
+		}
+	}
+	if set, ok := vals[to.op]; ok && !set.IsNull() {
+		return v, nil
+	}
+	for name, t := range ot.AttributeTypes {
+		if _, ok := vals[name]; !ok {
+			vals[name] = tftypes.NewValue(t, nil)
+		}
+	}
+	vals[to.op] = tftypes.NewValue(tftypes.String, to.d.String())
+	attrs[tfschema.TimeoutsName] = tftypes.NewValue(ot, vals)
+	return tftypes.NewValue(v.Type(), attrs), nil
 }
 
 // withTimeout bounds ctx by d, if any.

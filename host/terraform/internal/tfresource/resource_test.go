@@ -754,3 +754,67 @@ func TestNoIDAttribute(t *testing.T) {
 		t.Errorf("Delete: %v", err)
 	}
 }
+
+// TestTimeoutsReachTheProvider: a resource with a timeouts block (kv_job)
+// receives each step's customTimeouts in it, as Go durations, under the
+// context deadline; the block is no input or output of its own.
+func TestTimeoutsReachTheProvider(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	r := newKVOf(t, "kv_job", root)
+	ri := info(root)
+	inputs := in("name", "j", "value", "1")
+	cr, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: ri, Inputs: inputs, Timeout: 90 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantString(t, cr.Outputs, "timeoutsSeen", "create=1m30s update= delete=")
+	if _, has := cr.Outputs.GetOk("timeouts"); has {
+		t.Errorf("outputs hold timeouts: %v", cr.Outputs)
+	}
+	d, err := r.Diff(ctx, custom.DiffRequest{ResourceInfo: ri, ID: cr.ID, OldInputs: inputs, OldOutputs: cr.Outputs, Inputs: inputs})
+	if err != nil || d.HasChanges {
+		t.Errorf("Diff of the same inputs: %+v %v, want no changes", d, err)
+	}
+	ur, err := r.Update(ctx, custom.UpdateRequest{ResourceInfo: ri, ID: cr.ID, OldInputs: inputs, OldOutputs: cr.Outputs,
+		Inputs: in("name", "j", "value", "2"), Timeout: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantString(t, ur.Outputs, "timeoutsSeen", "create= update=2m0s delete=")
+	if _, err := r.Delete(ctx, custom.DeleteRequest{ResourceInfo: ri, ID: cr.ID, Outputs: ur.Outputs, Timeout: 3 * time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	if rec := stored(t, root, "j.deleted"); rec["timeouts_seen"] != "create= update= delete=3m0s" {
+		t.Errorf("the delete saw %v, want delete=3m0s", rec)
+	}
+	chk, err := r.Check(ctx, custom.CheckRequest{ResourceInfo: ri, Inputs: inputs.Set("timeouts", property.New(in("create", "1m")))})
+	if err != nil || len(chk.Failures) != 1 || chk.Failures[0].Property != "timeouts" || !strings.Contains(chk.Failures[0].Reason, "customTimeouts") {
+		t.Errorf("Check of a timeouts input: %v %v, want a failure pointing to customTimeouts", chk.Failures, err)
+	}
+}
+
+// TestTimeoutsNotInTheSchema: tfschema leaves kv_job's timeouts block out
+// of the Pulumi schema, property and type, as the resource does.
+func TestTimeoutsNotInTheSchema(t *testing.T) {
+	ps, err := tfprov6.New("test").GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tfschema.Timeouts(ps.ResourceSchemas["kv_job"].Block); !slices.Equal(got, []string{"create", "delete", "update"}) {
+		t.Errorf("Timeouts(kv_job) = %v", got)
+	}
+	pkg, err := tfschema.Build(ps, tfschema.Options{Name: "kv", Prefix: "kv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := pkg.Schema.Resources["kv:index:Job"]
+	if _, ok := job.InputProperties["timeouts"]; ok || job.Properties["timeouts"].Ref != "" || job.Properties["timeoutsSeen"].Type != "string" {
+		t.Errorf("kv:index:Job declares timeouts, or lacks timeoutsSeen: %+v", job)
+	}
+	for tok := range pkg.Schema.Types {
+		if strings.Contains(tok, "Timeouts") {
+			t.Errorf("type %s in the schema", tok)
+		}
+	}
+}
