@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -161,5 +162,36 @@ func TestProviderCrash(t *testing.T) {
 	e, err := h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:index:Entry", Name: "f", Inputs: entryInputs("fine", "v")})
 	if err != nil || e.ID != "fine" {
 		t.Fatalf("create after the crash = %v, %v; want a new process to serve it", e.ID, err)
+	}
+}
+
+// A create whose request is cancelled mid-apply (the engine's Cancel
+// cancels every request in flight) tells the provider process to stop:
+// kv_job's held apply returns once StopProvider reaches it over gRPC.
+func TestCancelStopsTheProviderProcess(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("kvkit", WithProvider(tftest.KVProvider(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	h := hosttest.New(t, p)
+	if err := h.Configure(context.Background(), property.NewMap(map[string]property.Value{"root": property.New(t.TempDir())})); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "applying")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		_, _ = os.ReadFile(fifo) // returns once the apply is in flight
+		cancel()
+	}()
+	_, err = h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:index:Job", Name: "j",
+		Inputs: property.NewMap(map[string]property.Value{"name": property.New("j"), "hold": property.New(fifo)})})
+	if err == nil || !strings.Contains(err.Error(), "StopProvider") {
+		t.Fatalf("a cancelled create: %v; want the apply stopped by StopProvider", err)
 	}
 }

@@ -260,8 +260,8 @@ func (r *Resource) Delete(ctx context.Context, req custom.DeleteRequest) (custom
 		return custom.DeleteResponse{}, r.errorf("delete", err)
 	}
 	dnull, _ := r.dynamic(r.null())
-	resp, err := answer(srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
-		TypeName: r.typeName, PriorState: dprior, PlannedState: dnull, Config: dnull, PlannedPrivate: private}))
+	resp, err := applyChange(ctx, srv, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: r.typeName, PriorState: dprior, PlannedState: dnull, Config: dnull, PlannedPrivate: private})
 	if err != nil {
 		return custom.DeleteResponse{}, r.errorf("delete", err)
 	}
@@ -461,8 +461,8 @@ func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.V
 		}
 		dv[i] = d
 	}
-	resp, err := answer(srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
-		TypeName: r.typeName, PriorState: dv[0], PlannedState: dv[1], Config: dv[2], PlannedPrivate: p.private}))
+	resp, err := applyChange(ctx, srv, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: r.typeName, PriorState: dv[0], PlannedState: dv[1], Config: dv[2], PlannedPrivate: p.private})
 	if err != nil {
 		return "", property.Map{}, r.errorf("apply", err)
 	}

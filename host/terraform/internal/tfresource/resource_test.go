@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -817,4 +818,29 @@ func TestTimeoutsNotInTheSchema(t *testing.T) {
 			t.Errorf("type %s in the schema", tok)
 		}
 	}
+}
+
+// TestCancelStopsTheApply: an apply in flight whose context is cancelled
+// (the engine's Cancel) is told to stop with StopProvider, as Terraform
+// tells it on an interrupt, and what it answers then is recorded. kv_job's
+// held apply waits for StopProvider or its context, and says which.
+func TestCancelStopsTheApply(t *testing.T) {
+	root := t.TempDir()
+	r := newKVOf(t, "kv_job", root)
+	fifo := filepath.Join(t.TempDir(), "applying")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		_, _ = os.ReadFile(fifo) // returns once the apply is in flight
+		cancel()
+	}()
+	_, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: info(root), Inputs: in("name", "j", "hold", fifo)})
+	var partial *custom.PartialError
+	if !errors.As(err, &partial) || partial.ID == "" || !strings.Contains(err.Error(), "StopProvider") {
+		t.Fatalf("a cancelled create: %v; want the apply stopped by StopProvider, its state recorded", err)
+	}
+	wantString(t, partial.Outputs, "name", "j")
 }
