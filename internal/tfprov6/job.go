@@ -133,10 +133,16 @@ func (r *jobResource) apply(ctx context.Context, plan *jobModel, add func(string
 			add("hold", err.Error())
 			return false
 		}
+		// The framework's StopProvider cancels the contexts of the calls
+		// in flight too, after the server closed stopped.
+		select {
+		case <-stopped:
+		case <-ctx.Done():
+		}
 		select {
 		case <-stopped:
 			add("stopped", "the apply was told to stop by StopProvider")
-		case <-ctx.Done():
+		default:
 			add("cancelled", "the apply's context ended: "+ctx.Err().Error())
 		}
 	}
