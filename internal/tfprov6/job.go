@@ -47,10 +47,19 @@ func (s *stopper) stop() {
 // timeouts_seen on create and update, in the file <name>.deleted on
 // delete. With hold set, a create or update first writes "applying" to
 // the file hold names (a FIFO, for tests), then waits for StopProvider
-// or the end of its context, and fails saying which, with a state.
+// or the end of its context, and fails saying which, with a state. It
+// imports by name.
 type jobResource struct{ store *store }
 
-var _ resource.ResourceWithConfigure = (*jobResource)(nil)
+var (
+	_ resource.ResourceWithConfigure   = (*jobResource)(nil)
+	_ resource.ResourceWithImportState = (*jobResource)(nil)
+)
+
+// ImportState imports a job by its name.
+func (r *jobResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("name"), req, resp)
+}
 
 type jobModel struct {
 	Name         types.String   `tfsdk:"name"`

@@ -723,7 +723,7 @@ func TestSchemaAgrees(t *testing.T) {
 
 // TestNoIDAttribute: a resource whose schema has no id attribute (kv_job)
 // gets an ID of the backend's making on create, which a refresh and an
-// update keep, and deletes by it.
+// update keep, and deletes by it; an import keeps the import ID.
 func TestNoIDAttribute(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
@@ -754,6 +754,11 @@ func TestNoIDAttribute(t *testing.T) {
 	if _, err := r.Delete(ctx, custom.DeleteRequest{ResourceInfo: ri, ID: cr.ID, Outputs: ur.Outputs}); err != nil {
 		t.Errorf("Delete: %v", err)
 	}
+	imp, err := r.Read(ctx, custom.ReadRequest{ResourceInfo: ri, ID: "imported"})
+	if err != nil || imp.ID != "imported" {
+		t.Errorf("import: ID %q, %v; want the import ID", imp.ID, err)
+	}
+	wantString(t, imp.Outputs, "name", "imported")
 }
 
 // TestTimeoutsReachTheProvider: a resource with a timeouts block (kv_job)
