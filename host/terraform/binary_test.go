@@ -5,10 +5,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/hosttest"
@@ -161,5 +167,99 @@ func TestProviderCrash(t *testing.T) {
 	e, err := h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:index:Entry", Name: "f", Inputs: entryInputs("fine", "v")})
 	if err != nil || e.ID != "fine" {
 		t.Fatalf("create after the crash = %v, %v; want a new process to serve it", e.ID, err)
+	}
+}
+
+// A create whose request is cancelled mid-apply (the engine's Cancel
+// cancels every request in flight) tells the provider process to stop:
+// kv_job's held apply returns once StopProvider reaches it over gRPC.
+func TestCancelStopsTheProviderProcess(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("kvkit", WithProvider(tftest.KVProvider(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	h := hosttest.New(t, p)
+	if err := h.Configure(context.Background(), property.NewMap(map[string]property.Value{"root": property.New(t.TempDir())})); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "applying")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		_, _ = os.ReadFile(fifo) // returns once the apply is in flight
+		cancel()
+	}()
+	_, err = h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:index:Job", Name: "j",
+		Inputs: property.NewMap(map[string]property.Value{"name": property.New("j"), "hold": property.New(fifo)})})
+	if err == nil || !strings.Contains(err.Error(), "StopProvider") {
+		t.Fatalf("a cancelled create: %v; want the apply stopped by StopProvider", err)
+	}
+}
+
+// portLine hands the port line host.Serve writes to the test.
+type portLine chan string
+
+func (w portLine) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
+}
+
+// The engine's Cancel RPC (its first Ctrl-C) cancels the requests in
+// flight: a create whose apply is in flight in a provider process tells
+// that process to stop, and answers with what the stopped apply returned.
+func TestEngineCancelStopsTheApply(t *testing.T) {
+	t.Parallel()
+	p, err := host.New("kvkit", WithProvider(tftest.KVProvider(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	out := make(portLine, 1)
+	done := make(chan error, 1)
+	go func() { done <- host.Serve(ctx, p, nil, out) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve returned %v", err)
+		}
+	})
+	var port string
+	select {
+	case port = <-out:
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+	}
+	conn, err := grpc.NewClient("127.0.0.1:"+strings.TrimSpace(port), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	client := pulumirpc.NewResourceProviderClient(conn)
+	args, _ := structpb.NewStruct(map[string]any{"root": t.TempDir()})
+	if _, err := client.Configure(ctx, &pulumirpc.ConfigureRequest{Args: args, AcceptSecrets: true}); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "applying")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cancelled := make(chan error, 1)
+	go func() {
+		_, _ = os.ReadFile(fifo) // returns once the apply is in flight
+		_, err := client.Cancel(context.Background(), &emptypb.Empty{})
+		cancelled <- err
+	}()
+	props, _ := structpb.NewStruct(map[string]any{"name": "j", "hold": fifo})
+	_, err = client.Create(ctx, &pulumirpc.CreateRequest{Urn: "urn:pulumi:dev::p::kvkit:index:Job::j", Type: "kvkit:index:Job", Name: "j", Properties: props})
+	if err == nil || !strings.Contains(err.Error(), "StopProvider") {
+		t.Fatalf("a create the engine cancelled: %v; want the apply stopped by StopProvider", err)
+	}
+	if err := <-cancelled; err != nil {
+		t.Errorf("Cancel: %v", err)
 	}
 }

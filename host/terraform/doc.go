@@ -19,9 +19,19 @@
 // (sitekit:time:Offset). Each provider instance of the package (the default one, or each
 // explicit one with its own configuration) is one provider process,
 // configured with its instance's values on its first request; the
-// processes end when the plugin does. A process that exits (a crash)
-// fails its requests in flight, naming the provider, and the next
-// request of its instance starts another.
+// processes end when the plugin does (on Linux also when it is killed:
+// they get SIGKILL as their parent-death signal). A process that exits (a
+// crash) fails its requests in flight, naming the provider, and the next
+// request of its instance starts another; one that answers a transient
+// Unavailable and lives on is kept.
+//
+// customTimeouts fill a resource's timeouts block or attribute (SDKv2's,
+// terraform-plugin-framework-timeouts'), which the Pulumi schema leaves
+// out, as Go durations: create and update in the planned configuration,
+// delete in the state deleted. When the engine cancels, each apply in
+// flight is told to stop (StopProvider) and its answer awaited for up to
+// 30 s. A resource without an id attribute gets an ID of the backend's
+// making: random on create, the import ID on import.
 //
 // How each step maps onto the protocol: Check validates the
 // configuration and plans a create; Diff plans from the recorded state;
@@ -43,7 +53,10 @@
 // from another resource's output), no provider is configured: Check
 // checks what Terraform itself checks (types, required attributes) and
 // Diff compares the inputs, so a change that will replace shows as an
-// update until the configuration is known.
+// update until the configuration is known. Provider functions run on a
+// process never configured, as Terraform calls them; a data source fails
+// naming its function and the unknown configuration keys, as Pulumi takes
+// no unknown results from an Invoke.
 //
 // A replacement follows Pulumi's default, create before delete (the
 // resource option deleteBeforeReplace asks for Terraform's order); a

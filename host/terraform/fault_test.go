@@ -3,6 +3,7 @@ package terraform
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/hosttest"
@@ -206,5 +209,64 @@ func TestRetryOnANewProcess(t *testing.T) {
 	got, err := h.Invoke(ctx, "kvkit:index:getEntry", property.NewMap(map[string]property.Value{"key": property.New("k")}))
 	if err != nil || got.Return.Get("value").AsString() != "v" {
 		t.Fatalf("getEntry after the process died = %v, %v", got.Return, err)
+	}
+}
+
+// flaky is the in-process kv provider whose data source reads answer a
+// transient Unavailable while flaky is set: the process lives on.
+type flaky struct {
+	tfprotov6.ProviderServer
+	fails *atomic.Int32 // how many reads fail next
+}
+
+func (f flaky) Exited() bool { return false }
+
+func (f flaky) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	if f.fails.Add(-1) >= 0 {
+		return nil, fmt.Errorf("terraform provider kv: ReadDataSource: %w", status.Error(codes.Unavailable, "transient"))
+	}
+	return f.ProviderServer.ReadDataSource(ctx, req)
+}
+
+type flakySource struct{ fails, started *atomic.Int32 }
+
+func (flakySource) name() string { return "terraform-provider-kv" }
+
+func (s flakySource) start(context.Context) (tfwire.Server, func() error, error) {
+	s.started.Add(1)
+	return flaky{tfprov6.New("1.0.0"), s.fails}, func() error { return nil }, nil
+}
+
+// A transient Unavailable from a live process does not replace it: a
+// call without side effects is made once more on the same process, and a
+// second failure is returned.
+func TestTransientUnavailableKeepsTheProcess(t *testing.T) {
+	t.Parallel()
+	src := flakySource{new(atomic.Int32), new(atomic.Int32)}
+	hp, err := host.New("kvkit", serve(src, options{prefix: "kv"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = hp.Close() })
+	h := hosttest.New(t, hp)
+	ctx := context.Background()
+	if err := h.Configure(ctx, property.NewMap(map[string]property.Value{"root": property.New(t.TempDir())})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Create(ctx, hosttest.CreateRequest{Type: "kvkit:index:Entry", Name: "e", Inputs: entryInputs("k", "v")}); err != nil {
+		t.Fatal(err)
+	}
+	key := property.NewMap(map[string]property.Value{"key": property.New("k")})
+	src.fails.Store(1)
+	got, err := h.Invoke(ctx, "kvkit:index:getEntry", key)
+	if err != nil || got.Return.Get("value").AsString() != "v" {
+		t.Fatalf("getEntry after one transient failure = %v, %v", got.Return, err)
+	}
+	src.fails.Store(2)
+	if _, err := h.Invoke(ctx, "kvkit:index:getEntry", key); err == nil || !strings.Contains(err.Error(), "transient") {
+		t.Errorf("getEntry failing twice: %v, want the transient error", err)
+	}
+	if n := src.started.Load(); n != 1 {
+		t.Errorf("started %d processes, want 1: a live process was replaced", n)
 	}
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/custom"
@@ -98,30 +100,56 @@ func (p *pool) providerConfig(config property.Map) property.Map {
 
 // retrying is configured as a retrier.
 func (p *pool) retrying(ctx context.Context, cfg property.Map) (*retrier, error) {
-	srv, err := p.configured(ctx, cfg)
+	return retrierOf(ctx, func(ctx context.Context) (tfwire.Server, error) { return p.configured(ctx, cfg) })
+}
+
+// retrierOf is the process get returns as a retrier, which calls get again
+// for a process that replaces it.
+func retrierOf(ctx context.Context, get func(context.Context) (tfwire.Server, error)) (*retrier, error) {
+	srv, err := get(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &retrier{srv, func(ctx context.Context) (tfwire.Server, error) { return p.configured(ctx, cfg) }}, nil
+	return &retrier{srv, get}, nil
+}
+
+// unknownKeys are the configuration variables of cfg whose values are not
+// known yet, sorted.
+func unknownKeys(cfg property.Map) []string {
+	var keys []string
+	for k, v := range cfg.AllStable {
+		if v.HasComputed() {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // retrier is a configured process whose calls without side effects, when
 // they find the process gone, are made again on the one that replaces it,
-// which serves its later calls. Applies are not: the gone process may have
-// applied.
+// which serves its later calls; when the process answers a transient
+// Unavailable and lives on, they are made once more on it. Applies are
+// not: the gone process may have applied. Only a process that exited is
+// replaced (tfwire.Client.Exited).
 type retrier struct {
 	tfwire.Server
 	again func(context.Context) (tfwire.Server, error)
 }
 
-// retry calls f on r's process, and once more on a new one if it exited.
+// retry calls f on r's process, and once more on a new one if it exited,
+// or on the same one if it answered Unavailable and lives on.
 func retry[T any](ctx context.Context, r *retrier, f func(tfwire.Server) (T, error)) (T, error) {
 	resp, err := f(r.Server)
-	if e, ok := r.Server.(interface{ Exited() bool }); err != nil && ok && e.Exited() {
+	if err == nil {
+		return resp, nil
+	}
+	if e, ok := r.Server.(interface{ Exited() bool }); ok && e.Exited() {
 		if srv, err2 := r.again(ctx); err2 == nil {
 			r.Server = srv
 			return f(srv)
 		}
+	} else if status.Code(err) == codes.Unavailable && ctx.Err() == nil {
+		return f(r.Server)
 	}
 	return resp, err
 }
@@ -168,10 +196,33 @@ func (r *retrier) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionR
 	return retry(ctx, r, func(s tfwire.Server) (*tfprotov6.CallFunctionResponse, error) { return s.CallFunction(ctx, req) })
 }
 
+// unconfiguredKey keys the process that serves provider functions while
+// the configuration is not known: Terraform calls functions on a provider
+// it has not configured, as they must not depend on the configuration.
+const unconfiguredKey = "\x00unconfigured"
+
 // configured is the process configured with cfg (providerConfig's), started
 // and configured on its first use.
 func (p *pool) configured(ctx context.Context, cfg property.Map) (tfwire.Server, error) {
-	key := keyOf(property.New(cfg))
+	return p.process(ctx, keyOf(property.New(cfg)), func(spare *proc) (tfwire.Server, func() error, error) {
+		return p.start(ctx, spare, cfg)
+	})
+}
+
+// unconfigured is the process that is never configured, started on its
+// first use.
+func (p *pool) unconfigured(ctx context.Context) (tfwire.Server, error) {
+	return p.process(ctx, unconfiguredKey, func(spare *proc) (tfwire.Server, func() error, error) {
+		if spare != nil {
+			return spare.srv, spare.stop, nil
+		}
+		return p.src.start(ctx)
+	})
+}
+
+// process is the process of key, started with start (given the spare
+// process, if any) on its first use, or when the last one exited.
+func (p *pool) process(ctx context.Context, key string, start func(spare *proc) (tfwire.Server, func() error, error)) (tfwire.Server, error) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -190,7 +241,7 @@ func (p *pool) configured(ctx context.Context, cfg property.Map) (tfwire.Server,
 		spare := p.spare
 		p.spare = nil
 		p.mu.Unlock()
-		pr.srv, pr.stop, pr.err = p.start(ctx, spare, cfg)
+		pr.srv, pr.stop, pr.err = start(spare)
 		if pr.err != nil {
 			p.mu.Lock()
 			delete(p.procs, key) // the next request tries again
@@ -267,10 +318,16 @@ func (p *pool) errorOf(ds []*tfprotov6.Diagnostic) error {
 }
 
 // dataSource reads the data source name, of schema s, as a function.
-func (p *pool) dataSource(name string, s *tfprotov6.Schema) core.Function {
+func (p *pool) dataSource(tok, name string, s *tfprotov6.Schema) core.Function {
 	return func(ctx context.Context, args property.Map) (property.Map, error) {
 		fail := func(err error) (property.Map, error) { return property.Map{}, fmt.Errorf("%s: %w", name, err) }
-		srv, err := p.retrying(ctx, p.providerConfig(host.Config[property.Map](ctx)))
+		cfg := p.providerConfig(host.Config[property.Map](ctx))
+		if unknown := unknownKeys(cfg); len(unknown) > 0 {
+			// Pulumi takes no unknown results from an Invoke.
+			return property.Map{}, fmt.Errorf("%s (data source %s of terraform provider %s): %w: %s depends on another resource's output; a data source is read only by a configured provider",
+				tok, name, p.src.name(), tfresource.ErrUnknownConfig, strings.Join(unknown, ", "))
+		}
+		srv, err := p.retrying(ctx, cfg)
 		if err != nil {
 			return property.Map{}, err
 		}
@@ -315,7 +372,12 @@ func (p *pool) dataSource(name string, s *tfprotov6.Schema) core.Function {
 func (p *pool) function(fn tfschema.Function, f *tfprotov6.Function) core.Function {
 	return func(ctx context.Context, args property.Map) (property.Map, error) {
 		fail := func(err error) (property.Map, error) { return property.Map{}, fmt.Errorf("%s: %w", fn.Name, err) }
-		srv, err := p.retrying(ctx, p.providerConfig(host.Config[property.Map](ctx)))
+		cfg := p.providerConfig(host.Config[property.Map](ctx))
+		get := func(ctx context.Context) (tfwire.Server, error) { return p.configured(ctx, cfg) }
+		if len(unknownKeys(cfg)) > 0 {
+			get = p.unconfigured
+		}
+		srv, err := retrierOf(ctx, get)
 		if err != nil {
 			return property.Map{}, err
 		}

@@ -226,7 +226,7 @@ func serve(src source, o options) host.Option {
 			}
 		}
 		for tok, name := range pkg.DataSources {
-			if err := p.AddFunction(tok, core.NoSignature, pool.dataSource(name, resp.DataSourceSchemas[name])); err != nil {
+			if err := p.AddFunction(tok, core.NoSignature, pool.dataSource(tok, name, resp.DataSourceSchemas[name])); err != nil {
 				return err
 			}
 		}

@@ -300,4 +300,16 @@ func TestPreviewWithUnknownConfig(t *testing.T) {
 	if n := src.started.Load(); n != 1 {
 		t.Errorf("started %d processes, want the schema's alone", n)
 	}
+	// A data source reads only with a configured provider (and Pulumi
+	// takes no unknown results from an Invoke): an error naming the
+	// function and the unknown key. A provider function needs no
+	// configuration, as in Terraform: it answers.
+	_, err = h.Invoke(ctx, "kvkit:index:getEntry", property.NewMap(map[string]property.Value{"key": str("k")}))
+	if err == nil || !strings.Contains(err.Error(), "kvkit:index:getEntry") || !strings.Contains(err.Error(), "root") || !strings.Contains(err.Error(), "not known") {
+		t.Errorf("getEntry with the configuration unknown: %v, want an error naming the function and root", err)
+	}
+	sum, err := h.Invoke(ctx, "kvkit:index:checksum", property.NewMap(map[string]property.Value{"value": str("abc")}))
+	if err != nil || sum.Return.Get("result").AsString() != "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" {
+		t.Errorf("checksum with the configuration unknown: %v, %v; want its result", sum.Return, err)
+	}
 }

@@ -11,7 +11,8 @@
 // 60), private state, import by key, a schema upgrade from
 // version 0, and fail_after_apply, which makes an apply fail after it
 // stored the entry (a partial state). kv_entry is also a data source, and
-// checksum a provider function.
+// checksum a provider function. kv_job has a timeouts block and an apply
+// that waits for StopProvider (job.go).
 //
 // New serves it in-process; cmd/terraform-provider-kv serves it as a
 // plugin binary.
@@ -26,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
@@ -35,24 +37,54 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // Name is the provider's type name; its resource and data source are
 // Name+"_entry".
 const Name = "kv"
 
+// UnavailableEnv names an environment variable: when set, the process's
+// first ReadDataSource answers gRPC's Unavailable and the process lives on
+// (a transient failure, for fault tests).
+const UnavailableEnv = "KV_UNAVAILABLE_ONCE"
+
 // New returns the provider of the given version as an in-process
-// protocol 6 server.
+// protocol 6 server. Its StopProvider stops kv_job's applies in flight.
 func New(version string) tfprotov6.ProviderServer {
-	return providerserver.NewProtocol6(Provider(version)())()
+	p := &kvProvider{version: version, stops: newStopper()}
+	return &server{ProviderServer: providerserver.NewProtocol6(p)(), stops: p.stops, unavailable: os.Getenv(UnavailableEnv) != ""}
 }
 
-// Provider returns the provider's constructor, for providerserver.
-func Provider(version string) func() provider.Provider {
-	return func() provider.Provider { return &kvProvider{version: version} }
+// server is the framework's server, with StopProvider reaching kv_job.
+type server struct {
+	tfprotov6.ProviderServer
+	stops       *stopper
+	mu          sync.Mutex
+	unavailable bool // the next ReadDataSource answers Unavailable
 }
 
-type kvProvider struct{ version string }
+func (s *server) StopProvider(ctx context.Context, req *tfprotov6.StopProviderRequest) (*tfprotov6.StopProviderResponse, error) {
+	s.stops.stop()
+	return s.ProviderServer.StopProvider(ctx, req)
+}
+
+func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	s.mu.Lock()
+	fail := s.unavailable
+	s.unavailable = false
+	s.mu.Unlock()
+	if fail {
+		return nil, status.Error(codes.Unavailable, "kv: transiently unavailable ("+UnavailableEnv+")")
+	}
+	return s.ProviderServer.ReadDataSource(ctx, req)
+}
+
+type kvProvider struct {
+	version string
+	stops   *stopper
+}
 
 var (
 	_ provider.Provider              = (*kvProvider)(nil)
@@ -82,13 +114,16 @@ func (p *kvProvider) Configure(ctx context.Context, req provider.ConfigureReques
 		resp.Diagnostics.AddError("root not set", "the provider needs a known, non-empty root")
 		return
 	}
-	s := &store{root: cfg.Root.ValueString()}
+	s := &store{root: cfg.Root.ValueString(), stops: p.stops}
 	resp.ResourceData = s
 	resp.DataSourceData = s
 }
 
 func (p *kvProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return &entryResource{} }}
+	return []func() resource.Resource{
+		func() resource.Resource { return &entryResource{} },
+		func() resource.Resource { return &jobResource{} },
+	}
 }
 
 func (p *kvProvider) DataSources(context.Context) []func() datasource.DataSource {
@@ -100,7 +135,10 @@ func (p *kvProvider) Functions(context.Context) []func() function.Function {
 }
 
 // store keeps one JSON file per entry under root.
-type store struct{ root string }
+type store struct {
+	root  string
+	stops *stopper
+}
 
 // record is what an entry's file holds.
 type record struct {

@@ -13,7 +13,9 @@
 //   - Read: ReadResource; an import (an ID alone) is ImportResourceState
 //     first.
 //
-// The resource's ID is the state's id attribute, which is not an output.
+// The resource's ID is the state's id attribute, which is not an output;
+// a schema without one (protocol 6 allows it) gets a random ID on create
+// and the import ID on import, which refreshes and updates keep.
 // The schema version a state was recorded with and the provider's private
 // state are the secret output [StateKey]; every recorded state passes
 // UpgradeResourceState before use. A replacement is Pulumi's default,
@@ -23,6 +25,8 @@ package tfresource
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -37,6 +41,7 @@ import (
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/terraform/internal/tfschema"
 	"github.com/polyhost/polyhost/host/terraform/internal/tfvalue"
 	"github.com/polyhost/polyhost/host/terraform/internal/tfwire"
 )
@@ -63,6 +68,14 @@ type Resource struct {
 	// writeOnly are the properties of write-only attributes, which the
 	// recorded inputs keep secret (Terraform stores them nowhere).
 	writeOnly map[string]bool
+	// hasID: the schema has the id attribute, the resource's ID. Without
+	// it (protocol 6 allows that) the ID is the backend's: random on
+	// create, the import ID on import, kept by refreshes and updates.
+	hasID bool
+	// timeouts are the operations of the schema's timeouts block or
+	// attribute (tfschema.Timeouts), which each step fills from its
+	// customTimeouts; it is no input or output.
+	timeouts []string
 }
 
 var _ interface {
@@ -87,7 +100,9 @@ func New(typeName string, schema *tfprotov6.Schema, server ServerFunc) (*Resourc
 			writeOnly[props[a.Name]] = true
 		}
 	}
-	return &Resource{typeName: typeName, schema: schema, server: server, props: props, writeOnly: writeOnly}, nil
+	hasID := slices.ContainsFunc(schema.Block.Attributes, func(a *tfprotov6.SchemaAttribute) bool { return a.Name == "id" })
+	return &Resource{typeName: typeName, schema: schema, server: server, props: props, writeOnly: writeOnly, hasID: hasID,
+		timeouts: tfschema.Timeouts(schema.Block)}, nil
 }
 
 // whole reports whether a block has no nil attribute, nested type or block.
@@ -178,7 +193,7 @@ func (r *Resource) Diff(ctx context.Context, req custom.DiffRequest) (custom.Dif
 	if err != nil {
 		return custom.DiffResponse{}, err
 	}
-	p, err := r.plan(ctx, srv, prior, private, req.Inputs)
+	p, err := r.plan(ctx, srv, prior, private, req.Inputs, timeout{})
 	if err != nil {
 		return custom.DiffResponse{}, err
 	}
@@ -193,11 +208,11 @@ func (r *Resource) Create(ctx context.Context, req custom.CreateRequest) (custom
 	if err != nil {
 		return custom.CreateResponse{}, r.errorf("create", err)
 	}
-	p, err := r.plan(ctx, srv, r.null(), nil, req.Inputs)
+	p, err := r.plan(ctx, srv, r.null(), nil, req.Inputs, timeout{"create", req.Timeout})
 	if err != nil {
 		return custom.CreateResponse{}, err
 	}
-	id, outputs, err := r.apply(ctx, srv, r.null(), p)
+	id, outputs, err := r.apply(ctx, srv, r.null(), p, "")
 	return custom.CreateResponse{ID: id, Outputs: outputs}, err
 }
 
@@ -213,7 +228,7 @@ func (r *Resource) Update(ctx context.Context, req custom.UpdateRequest) (custom
 	if err != nil {
 		return custom.UpdateResponse{}, err
 	}
-	p, err := r.plan(ctx, srv, prior, private, req.Inputs)
+	p, err := r.plan(ctx, srv, prior, private, req.Inputs, timeout{"update", req.Timeout})
 	if err != nil {
 		return custom.UpdateResponse{}, err
 	}
@@ -221,7 +236,7 @@ func (r *Resource) Update(ctx context.Context, req custom.UpdateRequest) (custom
 		return custom.UpdateResponse{}, fmt.Errorf("%s: update: a change of %s replaces the resource; it cannot be updated in place",
 			r.typeName, strings.Join(r.replaced(p.replace), ", "))
 	}
-	_, outputs, err := r.apply(ctx, srv, prior, p)
+	_, outputs, err := r.apply(ctx, srv, prior, p, req.ID)
 	return custom.UpdateResponse{Outputs: outputs}, err
 }
 
@@ -237,13 +252,16 @@ func (r *Resource) Delete(ctx context.Context, req custom.DeleteRequest) (custom
 	if err != nil {
 		return custom.DeleteResponse{}, err
 	}
+	if prior, err = r.withTimeout(prior, timeout{"delete", req.Timeout}); err != nil {
+		return custom.DeleteResponse{}, r.errorf("delete", err)
+	}
 	dprior, err := r.dynamic(prior)
 	if err != nil {
 		return custom.DeleteResponse{}, r.errorf("delete", err)
 	}
 	dnull, _ := r.dynamic(r.null())
-	resp, err := answer(srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
-		TypeName: r.typeName, PriorState: dprior, PlannedState: dnull, Config: dnull, PlannedPrivate: private}))
+	resp, err := applyChange(ctx, srv, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: r.typeName, PriorState: dprior, PlannedState: dnull, Config: dnull, PlannedPrivate: private})
 	if err != nil {
 		return custom.DeleteResponse{}, r.errorf("delete", err)
 	}
@@ -286,7 +304,7 @@ func (r *Resource) Read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 	if state.IsNull() {
 		return custom.ReadResponse{}, nil // gone
 	}
-	id, outputs, err := r.outputs(state, resp.Private)
+	id, outputs, err := r.outputs(state, resp.Private, req.ID)
 	if err != nil || id == "" {
 		return custom.ReadResponse{}, err // no id: gone, as SDKv2's d.SetId("")
 	}
@@ -364,10 +382,14 @@ type planned struct {
 	replace       []*tftypes.AttributePath
 }
 
-// plan plans the change from prior to inputs.
-func (r *Resource) plan(ctx context.Context, srv tfwire.Server, prior tftypes.Value, private []byte, inputs property.Map) (planned, error) {
+// plan plans the change from prior to inputs, the step's timeout in the
+// configuration's timeouts.
+func (r *Resource) plan(ctx context.Context, srv tfwire.Server, prior tftypes.Value, private []byte, inputs property.Map, to timeout) (planned, error) {
 	cfg, err := tfvalue.ToTerraform(r.schema.Block, inputs)
 	if err != nil {
+		return planned{}, r.errorf("inputs", err)
+	}
+	if cfg, err = r.withTimeout(cfg, to); err != nil {
 		return planned{}, r.errorf("inputs", err)
 	}
 	proposed, err := proposedNew(r.schema.Block, prior, cfg)
@@ -428,8 +450,9 @@ func (r *Resource) planResourceChange(ctx context.Context, srv tfwire.Server, pr
 }
 
 // apply applies a plan. A failure that leaves a state is a
-// custom.PartialError holding it.
-func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.Value, p planned) (resource.ID, property.Map, error) {
+// custom.PartialError holding it. id is the resource's ID when its schema
+// has no id attribute: a create's is made here.
+func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.Value, p planned, id resource.ID) (resource.ID, property.Map, error) {
 	var dv [3]*tfprotov6.DynamicValue
 	for i, v := range []tftypes.Value{prior, p.state, p.config} {
 		d, err := r.dynamic(v)
@@ -438,8 +461,8 @@ func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.V
 		}
 		dv[i] = d
 	}
-	resp, err := answer(srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
-		TypeName: r.typeName, PriorState: dv[0], PlannedState: dv[1], Config: dv[2], PlannedPrivate: p.private}))
+	resp, err := applyChange(ctx, srv, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: r.typeName, PriorState: dv[0], PlannedState: dv[1], Config: dv[2], PlannedPrivate: p.private})
 	if err != nil {
 		return "", property.Map{}, r.errorf("apply", err)
 	}
@@ -454,7 +477,10 @@ func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.V
 		}
 		return "", property.Map{}, failed
 	}
-	id, outputs, err := r.outputs(state, resp.Private)
+	if id == "" && !r.hasID {
+		id = newID()
+	}
+	id, outputs, err := r.outputs(state, resp.Private, id)
 	switch {
 	case err != nil:
 		return "", property.Map{}, errors.Join(failed, err)
@@ -478,7 +504,7 @@ func (r *Resource) prior(ctx context.Context, srv tfwire.Server, id resource.ID,
 			r.typeName, m.version, r.schema.Version)
 	}
 	state := outputs.Delete(StateKey)
-	if r.hasID() {
+	if r.hasID {
 		state = state.Set("id", property.New(string(id)))
 	}
 	raw, err := rawState(r.schema.Block, r.schema.Version, m.version, state)
@@ -503,22 +529,32 @@ func (r *Resource) prior(ctx context.Context, srv tfwire.Server, id resource.ID,
 	return v, m.private, nil
 }
 
-// hasID reports whether the schema has the id attribute.
-func (r *Resource) hasID() bool {
-	return slices.ContainsFunc(r.schema.Block.Attributes, func(a *tfprotov6.SchemaAttribute) bool { return a.Name == "id" })
+// newID is the ID of a new resource whose schema has no id attribute:
+// random, as Terraform keeps no ID for it.
+func newID() resource.ID {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return resource.ID(hex.EncodeToString(b[:]))
 }
 
-// outputs are a state's outputs and its id, StateKey added.
-func (r *Resource) outputs(state tftypes.Value, private []byte) (resource.ID, property.Map, error) {
+// outputs are a state's outputs and its id, StateKey added; the id is
+// noID when the schema has no id attribute.
+func (r *Resource) outputs(state tftypes.Value, private []byte, noID resource.ID) (resource.ID, property.Map, error) {
 	m, err := tfvalue.FromTerraform(r.schema.Block, state)
 	if err != nil {
 		return "", property.Map{}, r.errorf("state", err)
 	}
-	var id string
-	if v := m.Get("id"); v.IsString() {
-		id = v.AsString()
+	id := string(noID)
+	if r.hasID {
+		id = ""
+		if v := m.Get("id"); v.IsString() {
+			id = v.AsString()
+		}
 	}
 	m = m.Delete("id").Set(StateKey, meta{version: r.schema.Version, private: private}.value())
+	if r.timeouts != nil {
+		m = m.Delete(r.props[tfschema.TimeoutsName])
+	}
 	return resource.ID(id), m, nil
 }
 
@@ -539,7 +575,7 @@ func (r *Resource) diff(prior, plan tftypes.Value, replace []*tftypes.AttributeP
 		p, q := attr(pm, qm, name)
 		prop := r.props[name]
 		rep := slices.Contains(replaces, prop)
-		if p.Equal(q) && !rep || name == "id" {
+		if p.Equal(q) && !rep || name == "id" || r.timeouts != nil && name == tfschema.TimeoutsName {
 			return
 		}
 		k := changeKind(p, q, rep)
@@ -612,6 +648,8 @@ func (r *Resource) checkInputs(inputs property.Map) []diag.CheckFailure {
 			failures = append(failures, diag.CheckFailure{Property: k, Reason: fmt.Sprintf("%s has no such attribute", r.typeName)})
 		case !set:
 			failures = append(failures, diag.CheckFailure{Property: k, Reason: "computed by the provider; it cannot be set"})
+		case r.timeouts != nil && k == r.props[tfschema.TimeoutsName]:
+			failures = append(failures, diag.CheckFailure{Property: k, Reason: "set by the customTimeouts resource option, not as an input"})
 		default: // the error names the path inside k
 			if _, err := tfvalue.ToTerraform(r.schema.Block, property.NewMap(map[string]property.Value{k: v})); err != nil {
 				failures = append(failures, diag.CheckFailure{Property: k, Reason: err.Error()})
@@ -758,6 +796,48 @@ func answer[T any](resp *T, err error) (*T, error) {
 		resp = new(T)
 	}
 	return resp, err
+}
+
+// timeout is a step's operation (create, update, delete) and its
+// customTimeouts value; none when 0.
+type timeout struct {
+	op string
+	d  time.Duration
+}
+
+// withTimeout is the configuration or state v with to's duration in its
+// timeouts block or attribute, as a Go duration ("1m30s"), when the schema
+// declares the operation and v leaves it null.
+func (r *Resource) withTimeout(v tftypes.Value, to timeout) (tftypes.Value, error) {
+	if to.d <= 0 || !slices.Contains(r.timeouts, to.op) || v.IsNull() || !v.IsKnown() {
+		return v, nil
+	}
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		return v, err
+	}
+	cur, ok := attrs[tfschema.TimeoutsName]
+	ot, isObject := cur.Type().(tftypes.Object)
+	if !ok || !isObject || !cur.IsKnown() {
+		return v, nil
+	}
+	vals := map[string]tftypes.Value{}
+	if !cur.IsNull() {
+		if err := cur.As(&vals); err != nil {
+			return v, err
+		}
+	}
+	if set, ok := vals[to.op]; ok && !set.IsNull() {
+		return v, nil
+	}
+	for name, t := range ot.AttributeTypes {
+		if _, ok := vals[name]; !ok {
+			vals[name] = tftypes.NewValue(t, nil)
+		}
+	}
+	vals[to.op] = tftypes.NewValue(tftypes.String, to.d.String())
+	attrs[tfschema.TimeoutsName] = tftypes.NewValue(ot, vals)
+	return tftypes.NewValue(v.Type(), attrs), nil
 }
 
 // withTimeout bounds ctx by d, if any.

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,6 +36,12 @@ type kv struct {
 
 func newKV(t *testing.T, roots ...string) kv {
 	t.Helper()
+	return newKVOf(t, "kv_entry", roots...)
+}
+
+// newKVOf serves the kv provider's resource typeName as newKV serves kv_entry.
+func newKVOf(t *testing.T, typeName string, roots ...string) kv {
+	t.Helper()
 	ctx := context.Background()
 	servers := map[string]tfwire.Server{}
 	var schema *tfprotov6.Schema
@@ -44,7 +51,7 @@ func newKV(t *testing.T, roots ...string) kv {
 		if err != nil || len(ps.Diagnostics) > 0 {
 			t.Fatalf("GetProviderSchema: %v %v", err, ps.Diagnostics)
 		}
-		schema = ps.ResourceSchemas["kv_entry"]
+		schema = ps.ResourceSchemas[typeName]
 		typ := ps.Provider.ValueType()
 		cfg, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, map[string]tftypes.Value{"root": tftypes.NewValue(tftypes.String, root)}))
 		if err != nil {
@@ -61,7 +68,7 @@ func newKV(t *testing.T, roots ...string) kv {
 		}
 		return nil, errors.New("no provider of that root")
 	}
-	res, err := tfresource.New("kv_entry", schema, server)
+	res, err := tfresource.New(typeName, schema, server)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -712,4 +719,133 @@ func TestSchemaAgrees(t *testing.T) {
 			t.Errorf("output %s not declared", k)
 		}
 	}
+}
+
+// TestNoIDAttribute: a resource whose schema has no id attribute (kv_job)
+// gets an ID of the backend's making on create, which a refresh and an
+// update keep, and deletes by it; an import keeps the import ID.
+func TestNoIDAttribute(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	r := newKVOf(t, "kv_job", root)
+	ri := info(root)
+	ri.Type = "kv:index:Job"
+	inputs := in("name", "j", "value", "1")
+	cr, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: ri, Inputs: inputs})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	if cr.ID == "" {
+		t.Fatal("Create returned no ID")
+	}
+	other, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: ri, Inputs: in("name", "k")})
+	if err != nil || other.ID == cr.ID {
+		t.Errorf("a second job's ID %q (%v), want one of its own, not %q", other.ID, err, cr.ID)
+	}
+	rd, err := r.Read(ctx, custom.ReadRequest{ResourceInfo: ri, ID: cr.ID, Inputs: inputs, Outputs: cr.Outputs})
+	if err != nil || rd.ID != cr.ID {
+		t.Errorf("Read: ID %q, %v; want %q", rd.ID, err, cr.ID)
+	}
+	ur, err := r.Update(ctx, custom.UpdateRequest{ResourceInfo: ri, ID: cr.ID, OldInputs: inputs, OldOutputs: cr.Outputs, Inputs: in("name", "j", "value", "2")})
+	if err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+	wantString(t, ur.Outputs, "value", "2")
+	if _, err := r.Delete(ctx, custom.DeleteRequest{ResourceInfo: ri, ID: cr.ID, Outputs: ur.Outputs}); err != nil {
+		t.Errorf("Delete: %v", err)
+	}
+	imp, err := r.Read(ctx, custom.ReadRequest{ResourceInfo: ri, ID: "imported"})
+	if err != nil || imp.ID != "imported" {
+		t.Errorf("import: ID %q, %v; want the import ID", imp.ID, err)
+	}
+	wantString(t, imp.Outputs, "name", "imported")
+}
+
+// TestTimeoutsReachTheProvider: a resource with a timeouts block (kv_job)
+// receives each step's customTimeouts in it, as Go durations, under the
+// context deadline; the block is no input or output of its own.
+func TestTimeoutsReachTheProvider(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	r := newKVOf(t, "kv_job", root)
+	ri := info(root)
+	inputs := in("name", "j", "value", "1")
+	cr, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: ri, Inputs: inputs, Timeout: 90 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantString(t, cr.Outputs, "timeoutsSeen", "create=1m30s update= delete=")
+	if _, has := cr.Outputs.GetOk("timeouts"); has {
+		t.Errorf("outputs hold timeouts: %v", cr.Outputs)
+	}
+	d, err := r.Diff(ctx, custom.DiffRequest{ResourceInfo: ri, ID: cr.ID, OldInputs: inputs, OldOutputs: cr.Outputs, Inputs: inputs})
+	if err != nil || d.HasChanges {
+		t.Errorf("Diff of the same inputs: %+v %v, want no changes", d, err)
+	}
+	ur, err := r.Update(ctx, custom.UpdateRequest{ResourceInfo: ri, ID: cr.ID, OldInputs: inputs, OldOutputs: cr.Outputs,
+		Inputs: in("name", "j", "value", "2"), Timeout: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantString(t, ur.Outputs, "timeoutsSeen", "create= update=2m0s delete=")
+	if _, err := r.Delete(ctx, custom.DeleteRequest{ResourceInfo: ri, ID: cr.ID, Outputs: ur.Outputs, Timeout: 3 * time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	if rec := stored(t, root, "j.deleted"); rec["timeouts_seen"] != "create= update= delete=3m0s" {
+		t.Errorf("the delete saw %v, want delete=3m0s", rec)
+	}
+	chk, err := r.Check(ctx, custom.CheckRequest{ResourceInfo: ri, Inputs: inputs.Set("timeouts", property.New(in("create", "1m")))})
+	if err != nil || len(chk.Failures) != 1 || chk.Failures[0].Property != "timeouts" || !strings.Contains(chk.Failures[0].Reason, "customTimeouts") {
+		t.Errorf("Check of a timeouts input: %v %v, want a failure pointing to customTimeouts", chk.Failures, err)
+	}
+}
+
+// TestTimeoutsNotInTheSchema: tfschema leaves kv_job's timeouts block out
+// of the Pulumi schema, property and type, as the resource does.
+func TestTimeoutsNotInTheSchema(t *testing.T) {
+	ps, err := tfprov6.New("test").GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tfschema.Timeouts(ps.ResourceSchemas["kv_job"].Block); !slices.Equal(got, []string{"create", "delete", "update"}) {
+		t.Errorf("Timeouts(kv_job) = %v", got)
+	}
+	pkg, err := tfschema.Build(ps, tfschema.Options{Name: "kv", Prefix: "kv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := pkg.Schema.Resources["kv:index:Job"]
+	if _, ok := job.InputProperties["timeouts"]; ok || job.Properties["timeouts"].Ref != "" || job.Properties["timeoutsSeen"].Type != "string" {
+		t.Errorf("kv:index:Job declares timeouts, or lacks timeoutsSeen: %+v", job)
+	}
+	for tok := range pkg.Schema.Types {
+		if strings.Contains(tok, "Timeouts") {
+			t.Errorf("type %s in the schema", tok)
+		}
+	}
+}
+
+// TestCancelStopsTheApply: an apply in flight whose context is cancelled
+// (the engine's Cancel) is told to stop with StopProvider, as Terraform
+// tells it on an interrupt, and what it answers then is recorded. kv_job's
+// held apply waits for StopProvider or its context, and says which.
+func TestCancelStopsTheApply(t *testing.T) {
+	root := t.TempDir()
+	r := newKVOf(t, "kv_job", root)
+	fifo := filepath.Join(t.TempDir(), "applying")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		_, _ = os.ReadFile(fifo) // returns once the apply is in flight
+		cancel()
+	}()
+	_, err := r.Create(ctx, custom.CreateRequest{ResourceInfo: info(root), Inputs: in("name", "j", "hold", fifo)})
+	var partial *custom.PartialError
+	if !errors.As(err, &partial) || partial.ID == "" || !strings.Contains(err.Error(), "StopProvider") {
+		t.Fatalf("a cancelled create: %v; want the apply stopped by StopProvider, its state recorded", err)
+	}
+	wantString(t, partial.Outputs, "name", "j")
 }

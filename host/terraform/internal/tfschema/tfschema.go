@@ -190,7 +190,7 @@ func build(resp *tfprotov6.GetProviderSchemaResponse, opts Options, renamed map[
 		blk := block(resp.ResourceSchemas[n])
 		r := schema.Resource{Description: blk.Description, DeprecationMessage: deprecation(blk.Deprecated, blk.DeprecationMessage),
 			InputProperties: map[string]schema.Property{}, Object: schema.Object{Properties: map[string]schema.Property{}}}
-		for _, f := range b.fields(member(tok), blk) {
+		for _, f := range b.fields(member(tok), withoutTimeouts(blk)) { // customTimeouts fill timeouts
 			if f.tf == "id" {
 				continue // the resource's ID
 			}

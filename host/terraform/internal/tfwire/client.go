@@ -51,26 +51,48 @@ type Client struct {
 	pc      *plugin.Client
 	version int
 	abort   func() // kills a process we started
-	gone    *atomic.Bool
 }
 
-// lost returns a dial option that sets gone when a call finds the
-// provider unreachable (codes.Unavailable): it exited or closed the
-// connection.
-func lost(gone *atomic.Bool) grpc.DialOption {
+// exitSettle bounds how long a call that found the provider unreachable
+// waits for go-plugin to see its process exit: a process that dies closes
+// its connection a moment before go-plugin reaps it.
+const exitSettle = 5 * time.Second
+
+// lost returns a dial option by which a call that finds the provider
+// unreachable (codes.Unavailable) returns only once its process is seen to
+// have exited, or after exitSettle if it lives on: a transient failure,
+// which leaves the process in service.
+func lost(pc *atomic.Pointer[plugin.Client]) grpc.DialOption {
 	return grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 		err := invoker(ctx, method, req, reply, cc, opts...)
-		if status.Code(err) == codes.Unavailable {
-			gone.Store(true)
+		if c := pc.Load(); c != nil && status.Code(err) == codes.Unavailable {
+			settle(c)
 		}
 		return err
 	})
 }
 
-// Exited reports whether the provider is gone: its process exited, or a
-// call found it unreachable. A call that failed so has set it before it
-// returned.
-func (c *Client) Exited() bool { return c.gone.Load() || c.pc.Exited() }
+// settle waits until c's process has exited, at most exitSettle.
+func settle(c *plugin.Client) {
+	if c.Exited() {
+		return
+	}
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	give := time.After(exitSettle)
+	for !c.Exited() {
+		select {
+		case <-tick.C:
+		case <-give:
+			return
+		}
+	}
+}
+
+// Exited reports whether the provider's process exited. A call that
+// failed because it did has seen it before it returned; one that failed
+// while the process lives on (a transient Unavailable) leaves it false.
+func (c *Client) Exited() bool { return c.pc.Exited() }
 
 // Start starts the provider binary and completes go-plugin's handshake,
 // preferring protocol 6. Cancelling ctx aborts the start; it does not bound
@@ -84,13 +106,14 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 	// Kill waits for the start to end.
 	startCtx, abort := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(startCtx, cfg.Path, cfg.Args...)
+	cmd.SysProcAttr = procAttr()
 	// Our Env must win over the host's, so the host's comes first.
 	cmd.Env = append(append(os.Environ(), quietLogs(os.Environ(), cfg.Env)...), cfg.Env...)
-	gone := new(atomic.Bool)
+	watched := new(atomic.Pointer[plugin.Client])
 	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  handshake,
 		VersionedPlugins: versionedPlugins,
-		GRPCDialOptions:  []grpc.DialOption{lost(gone)},
+		GRPCDialOptions:  []grpc.DialOption{lost(watched)},
 		Cmd:              cmd,
 		SkipHostEnv:      true,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
@@ -99,7 +122,8 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 		Logger:           newLogger(cfg.Log),
 		SyncStderr:       newLogWriter(cfg.Log, filepath.Base(cfg.Path)),
 	})
-	c, err := connect(ctx, pc, filepath.Base(cfg.Path), 0, abort, gone)
+	watched.Store(pc)
+	c, err := connect(ctx, pc, filepath.Base(cfg.Path), 0, abort)
 	if err != nil {
 		abort()
 		return nil, fmt.Errorf("start terraform provider %s: %w", cfg.Path, err)
@@ -121,16 +145,17 @@ func Attach(ctx context.Context, name, reattach string, log func(level, msg stri
 	if !ok {
 		return nil, fmt.Errorf("attach terraform provider %s: unsupported protocol version %d", name, rc.ProtocolVersion)
 	}
-	gone := new(atomic.Bool)
+	watched := new(atomic.Pointer[plugin.Client])
 	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  handshake,
 		Plugins:          ps,
-		GRPCDialOptions:  []grpc.DialOption{lost(gone)},
+		GRPCDialOptions:  []grpc.DialOption{lost(watched)},
 		Reattach:         rc,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Logger:           newLogger(log),
 	})
-	c, err := connect(ctx, pc, name, rc.ProtocolVersion, func() {}, gone)
+	watched.Store(pc)
+	c, err := connect(ctx, pc, name, rc.ProtocolVersion, func() {})
 	if err != nil {
 		return nil, fmt.Errorf("attach terraform provider %s: %w", name, err)
 	}
@@ -152,7 +177,7 @@ func (c *Client) Close() error {
 // connect completes the handshake and dispenses the provider's client
 // of the given protocol version (0: the negotiated one); abort ends the
 // start when ctx is done.
-func connect(ctx context.Context, pc *plugin.Client, name string, version int, abort func(), gone *atomic.Bool) (*Client, error) {
+func connect(ctx context.Context, pc *plugin.Client, name string, version int, abort func()) (*Client, error) {
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -182,7 +207,7 @@ func connect(ctx context.Context, pc *plugin.Client, name string, version int, a
 	if version == 0 {
 		version = pc.NegotiatedVersion()
 	}
-	c := &Client{pc: pc, version: version, abort: abort, gone: gone}
+	c := &Client{pc: pc, version: version, abort: abort}
 	switch version {
 	case 5:
 		c.Server = &v5{name: name, pc: tfplugin5.NewProviderClient(conn)}

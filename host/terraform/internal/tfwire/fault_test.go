@@ -2,6 +2,7 @@ package tfwire
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	// Terraform-plugin-go's own copies of the protocol's messages: linking
@@ -20,6 +23,8 @@ import (
 
 	"github.com/polyhost/polyhost/host/terraform/internal/tfplugin5"
 	"github.com/polyhost/polyhost/host/terraform/internal/tfplugin6"
+	"github.com/polyhost/polyhost/host/terraform/internal/tftest"
+	"github.com/polyhost/polyhost/internal/tfprov6"
 )
 
 func TestStubsBesideTerraformPluginGo(t *testing.T) {
@@ -153,5 +158,25 @@ func TestProviderKilledMidCall(t *testing.T) {
 	_, err = c.GetMetadata(ctx(t), &tfprotov6.GetMetadataRequest{})
 	if err == nil || !strings.Contains(err.Error(), "terraform-provider-time") || !strings.Contains(err.Error(), "GetMetadata") {
 		t.Errorf("call after the kill: error %v", err)
+	}
+}
+
+// A provider that answers Unavailable but lives on is not gone: the call
+// fails, Exited stays false, and the same process serves the next call.
+func TestTransientUnavailable(t *testing.T) {
+	c, err := Start(ctx(t), Config{Path: tftest.KVProvider(t), Env: []string{tfprov6.UnavailableEnv + "=1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	_, err = c.ReadDataSource(ctx(t), &tfprotov6.ReadDataSourceRequest{TypeName: "kv_entry"})
+	if status.Code(errors.Unwrap(err)) != codes.Unavailable || !strings.Contains(err.Error(), "ReadDataSource") {
+		t.Fatalf("error %v, want Unavailable naming the RPC", err)
+	}
+	if c.Exited() {
+		t.Error("a transient Unavailable marked the live provider gone")
+	}
+	if _, err := c.GetMetadata(ctx(t), &tfprotov6.GetMetadataRequest{}); err != nil {
+		t.Errorf("the next call: %v", err)
 	}
 }

@@ -3,10 +3,10 @@
 package main
 
 import (
-	"context"
 	"log"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/polyhost/polyhost/internal/tfprov6"
 )
@@ -14,10 +14,7 @@ import (
 var version = "0.1.0"
 
 func main() {
-	err := providerserver.Serve(context.Background(), tfprov6.Provider(version), providerserver.ServeOpts{
-		Address:         "registry.terraform.io/polyhost/kv",
-		ProtocolVersion: 6,
-	})
+	err := tf6server.Serve("registry.terraform.io/polyhost/kv", func() tfprotov6.ProviderServer { return tfprov6.New(version) })
 	if err != nil {
 		log.Fatal(err)
 	}
