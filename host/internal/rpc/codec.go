@@ -33,29 +33,49 @@ func (crudCodec) Name() string { return "proto" }
 
 func (crudCodec) Marshal(v any) (mem.BufferSlice, error) {
 	if a, ok := v.(rawAnswer); ok {
-		return mem.BufferSlice{mem.SliceBuffer(a)}, nil
+		out := make(mem.BufferSlice, len(a))
+		for i, seg := range a {
+			out[i] = mem.SliceBuffer(seg)
+		}
+		return out, nil
 	}
 	return protoCodec.Marshal(v)
 }
 
+// Unmarshal reads a rawRequest from the pieces gRPC received it in, so
+// that a large request is not first copied into one buffer (see
+// wire.ReadMessageStructs).
 func (crudCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	r, ok := v.(rawRequest)
 	if !ok {
 		return protoCodec.Unmarshal(data, v)
 	}
-	if len(data) == 1 {
-		return r.decode(data[0].ReadOnlyData())
+	var one [1][]byte
+	bufs := one[:0]
+	if len(data) > 1 {
+		bufs = make([][]byte, 0, len(data))
 	}
-	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
-	defer buf.Free()
-	return r.decode(buf.ReadOnlyData())
+	for _, d := range data {
+		bufs = append(bufs, d.ReadOnlyData())
+	}
+	return r.decode(bufs)
 }
 
-// rawAnswer is a response's protobuf encoding.
-type rawAnswer []byte
+// rawAnswer is a response's protobuf encoding, in segments: a large
+// string's is the string's own memory (wire.AppendMapFieldSegments).
+type rawAnswer [][]byte
 
-// rawRequest is a request read by crudCodec. decode must not keep b.
-type rawRequest interface{ decode(b []byte) error }
+// rawRequest is a request read by crudCodec from the pieces gRPC received
+// it in. decode must not keep them.
+type rawRequest interface{ decode(bufs [][]byte) error }
+
+// protoDecode reads message m from pieces bufs with proto.
+func protoDecode(bufs [][]byte, m proto.Message) error {
+	if len(bufs) == 1 {
+		return proto.Unmarshal(bufs[0], m)
+	}
+	return proto.Unmarshal(slices.Concat(bufs...), m)
+}
 
 // fieldNum is the number of message m's field name.
 func fieldNum(m proto.Message, name protoreflect.Name) protowire.Number {
@@ -63,66 +83,38 @@ func fieldNum(m proto.Message, name protoreflect.Name) protowire.Number {
 }
 
 var (
-	checkOlds      = fieldNum(&pulumirpc.CheckRequest{}, "olds")
-	checkNews      = fieldNum(&pulumirpc.CheckRequest{}, "news")
-	checkInputs    = fieldNum(&pulumirpc.CheckResponse{}, "inputs")
-	createInputs   = fieldNum(&pulumirpc.CreateRequest{}, "properties")
-	createOutputs  = fieldNum(&pulumirpc.CreateResponse{}, "properties")
-	diffOlds       = fieldNum(&pulumirpc.DiffRequest{}, "olds")
-	diffOldInputs  = fieldNum(&pulumirpc.DiffRequest{}, "old_inputs")
-	diffNews       = fieldNum(&pulumirpc.DiffRequest{}, "news")
-	crudReadOption = crudValues
+	checkOlds       = fieldNum(&pulumirpc.CheckRequest{}, "olds")
+	checkNews       = fieldNum(&pulumirpc.CheckRequest{}, "news")
+	checkInputs     = fieldNum(&pulumirpc.CheckResponse{}, "inputs")
+	createInputs    = fieldNum(&pulumirpc.CreateRequest{}, "properties")
+	createOutputs   = fieldNum(&pulumirpc.CreateResponse{}, "properties")
+	diffOlds        = fieldNum(&pulumirpc.DiffRequest{}, "olds")
+	diffOldInputs   = fieldNum(&pulumirpc.DiffRequest{}, "old_inputs")
+	diffNews        = fieldNum(&pulumirpc.DiffRequest{}, "news")
+	crudReadOption  = crudValues
+	constructInputs = fieldNum(&pulumirpc.ConstructRequest{}, "inputs")
 )
-
-// structs are the google.protobuf.Struct fields splitStructs read, in
-// the order asked, and whether each was there.
-type structs struct {
-	maps [3]property.Map
-	seen [3]bool
-}
 
 // restBuffers hold the fields splitStructs leaves to proto, which copies
 // what it keeps.
 var restBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
-// splitStructs reads message b's google.protobuf.Struct fields nums (at
-// most 3) as crudFromWire would and unmarshals the other fields into rest
-// with proto. ok is false where a Struct needs proto's reading (see
-// wire.ReadMapBytes) or a field of nums comes more than once: read b with
-// proto then.
-func splitStructs(b []byte, rest proto.Message, nums ...protowire.Number) (s structs, ok bool, err error) {
+// splitStructs reads message bufs's google.protobuf.Struct fields nums
+// (at most 3) as crudFromWire would and unmarshals the other fields into
+// rest with proto. ok is false where a Struct needs proto's reading (see
+// wire.ReadMessageStructs) or a field of nums comes more than once: read
+// bufs with proto then.
+func splitStructs(bufs [][]byte, rest proto.Message, o wire.UnmarshalOptions, nums ...protowire.Number) (s wire.MessageStructs, ok bool, err error) {
 	buf := restBuffers.Get().(*[]byte)
 	defer func() {
 		*buf = (*buf)[:0]
 		restBuffers.Put(buf)
 	}()
-	other := *buf
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return structs{}, false, nil
-		}
-		m := protowire.ConsumeFieldValue(num, typ, b[n:])
-		if m < 0 {
-			return structs{}, false, nil
-		}
-		i := slices.Index(nums, num)
-		if i < 0 {
-			other = append(other, b[:n+m]...)
-			b = b[n+m:]
-			continue
-		}
-		if typ != protowire.BytesType || s.seen[i] {
-			return structs{}, false, nil
-		}
-		content, _ := protowire.ConsumeBytes(b[n:])
-		if s.maps[i], ok = wire.ReadMapBytes(content, crudReadOption); !ok {
-			return structs{}, false, nil
-		}
-		s.seen[i] = true
-		b = b[n+m:]
-	}
+	s, other, ok := wire.ReadMessageStructs(bufs, *buf, o, nums, nil)
 	*buf = other
+	if !ok {
+		return s, false, nil
+	}
 	return s, true, proto.Unmarshal(other, rest)
 }
 
@@ -135,12 +127,12 @@ type checkIn struct {
 	raw        bool
 }
 
-func (c *checkIn) decode(b []byte) error {
-	s, ok, err := splitStructs(b, &c.req, checkOlds, checkNews)
+func (c *checkIn) decode(b [][]byte) error {
+	s, ok, err := splitStructs(b, &c.req, crudReadOption, checkOlds, checkNews)
 	if !ok {
-		return proto.Unmarshal(b, &c.req)
+		return protoDecode(b, &c.req)
 	}
-	c.olds, c.news, c.raw = s.maps[0], s.maps[1], true
+	c.olds, c.news, c.raw = s.Maps[0], s.Maps[1], true
 	return err
 }
 
@@ -151,12 +143,12 @@ type createIn struct {
 	raw    bool
 }
 
-func (c *createIn) decode(b []byte) error {
-	s, ok, err := splitStructs(b, &c.req, createInputs)
+func (c *createIn) decode(b [][]byte) error {
+	s, ok, err := splitStructs(b, &c.req, crudReadOption, createInputs)
 	if !ok {
-		return proto.Unmarshal(b, &c.req)
+		return protoDecode(b, &c.req)
 	}
-	c.inputs, c.raw = s.maps[0], true
+	c.inputs, c.raw = s.Maps[0], true
 	return err
 }
 
@@ -168,13 +160,13 @@ type diffIn struct {
 	raw                         bool
 }
 
-func (c *diffIn) decode(b []byte) error {
-	s, ok, err := splitStructs(b, &c.req, diffOlds, diffOldInputs, diffNews)
+func (c *diffIn) decode(b [][]byte) error {
+	s, ok, err := splitStructs(b, &c.req, crudReadOption, diffOlds, diffOldInputs, diffNews)
 	if !ok {
-		return proto.Unmarshal(b, &c.req)
+		return protoDecode(b, &c.req)
 	}
-	c.oldOutputs, c.oldInputs, c.news, c.raw = s.maps[0], s.maps[1], s.maps[2], true
-	if !s.seen[1] {
+	c.oldOutputs, c.oldInputs, c.news, c.raw = s.Maps[0], s.Maps[1], s.Maps[2], true
+	if !s.Seen[1] {
 		c.oldInputs = c.oldOutputs
 	}
 	return err
@@ -221,11 +213,11 @@ func (s *server) rawCreate(ctx context.Context, in *createIn) (any, error) {
 // appendValues appends m to the encoded response b as its Struct field
 // num, as toWire and proto would write it.
 func (s *server) appendValues(b []byte, num protowire.Number, m property.Map) (any, error) {
-	b, err := wire.AppendMapField(b, num, m, wire.MarshalOptions{Secrets: true, Resources: true, ByteStrings: s.byteStrings.Load()})
+	segs, err := wire.AppendMapFieldSegments(b, num, m, wire.MarshalOptions{Secrets: true, Resources: true, ByteStrings: s.byteStrings.Load()})
 	if err != nil {
 		return nil, err
 	}
-	return rawAnswer(b), nil
+	return rawAnswer(segs), nil
 }
 
 // rawHandler serves method with call, on a request crudCodec reads.
@@ -235,10 +227,13 @@ func rawHandler[T any, PT interface {
 }](method string, call func(*server, context.Context, PT) (any, error)) grpc.MethodHandler {
 	return func(srv any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
 		in := PT(new(T))
+		s := srv.(*server)
+		if p, ok := any(in).(interface{ prepare(*server) }); ok {
+			p.prepare(s)
+		}
 		if err := dec(in); err != nil {
 			return nil, err
 		}
-		s := srv.(*server)
 		if interceptor == nil {
 			return call(s, ctx, in)
 		}
@@ -266,10 +261,13 @@ func registerServer(g *grpc.Server, s *server) {
 		case "Diff":
 			desc.Methods[i].Handler = rawHandler(pulumirpc.ResourceProvider_Diff_FullMethodName, (*server).rawDiff)
 			replaced++
+		case "Construct":
+			desc.Methods[i].Handler = rawHandler(pulumirpc.ResourceProvider_Construct_FullMethodName, (*server).rawConstruct)
+			replaced++
 		}
 	}
-	if replaced != 3 {
-		panic(fmt.Sprintf("host: ResourceProvider has %d of the methods Check, Create and Diff", replaced))
+	if replaced != 4 {
+		panic(fmt.Sprintf("host: ResourceProvider has %d of the methods Check, Create, Diff and Construct", replaced))
 	}
 	g.RegisterService(&desc, s)
 }
