@@ -67,7 +67,9 @@ func TestRegisterAnswerSharesEchoedInputs(t *testing.T) {
 		t.Fatalf("%v, %v", err, a.err)
 	}
 	out := a.resp.Outputs
-	same := func(v property.Value) bool { return v.IsString() && unsafe.StringData(v.AsString()) == unsafe.StringData(big) }
+	same := func(v property.Value) bool {
+		return v.IsString() && unsafe.StringData(v.AsString()) == unsafe.StringData(big)
+	}
 	if c := out.Get("content"); !same(c) || c.Secret() {
 		t.Errorf("content: shared %v, secret %v", same(c), c.Secret())
 	}

@@ -269,8 +269,8 @@ func TestConstructCodecMatchesProto(t *testing.T) {
 		"secret":  property.New(strings.Repeat("s", 70<<10)).WithSecret(true),
 		"content": property.New(strings.Repeat("c", 70<<10)),
 		"pages":   property.New([]property.Value{property.New("a"), property.New(property.Computed)}),
-		"ref": property.New(property.ResourceReference{URN: "urn:pulumi:dev::p::test:index:Thing::t", ID: property.New("i-1")}),
-		"dep": property.New("x").WithDependencies([]urn.URN{"urn:pulumi:dev::p::test:index:Thing::u"}),
+		"ref":     property.New(property.ResourceReference{URN: "urn:pulumi:dev::p::test:index:Thing::t", ID: property.New("i-1")}),
+		"dep":     property.New("x").WithDependencies([]urn.URN{"urn:pulumi:dev::p::test:index:Thing::u"}),
 	})
 	st, err := wire.MarshalMap(inputs, wire.MarshalOptions{Secrets: true, Resources: true, OutputValues: true})
 	if err != nil {
