@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/polyhost/polyhost/host/internal/core"
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
@@ -55,9 +56,12 @@ func (crudCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	if len(data) > 1 {
 		bufs = make([][]byte, 0, len(data))
 	}
+	n := 0
 	for _, d := range data {
 		bufs = append(bufs, d.ReadOnlyData())
+		n += d.Len()
 	}
+	core.BeforeLargeRequest(n)
 	return r.decode(bufs)
 }
 
