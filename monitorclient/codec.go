@@ -12,13 +12,18 @@ import (
 // makes for each child. Its property values go straight between
 // property.Map and protobuf bytes (encodeRegisterResourceRequest,
 // decodeRegisterResourceResponse), without structpb trees: a request goes
-// out already encoded, and an answer is decoded from gRPC's own buffer. On
+// out already encoded, a large string in a segment of its own, and an
+// answer is decoded from the frames gRPC received it in. On
 // the wire nothing changes: it is the proto codec's content type, and the
 // engine reads the same bytes.
 type registerCodec struct{}
 
-// rawMessage is a message's protobuf encoding, in segments.
-type rawMessage [][]byte
+// rawMessage is a message's protobuf encoding, in segments; one holds the
+// only segment of most.
+type rawMessage struct {
+	segs [][]byte
+	one  [1][]byte
+}
 
 // registerAnswer is a decoded RegisterResourceResponse, or why it could not
 // be decoded: the caller reports that, not gRPC. inputs are the request's,
@@ -32,12 +37,12 @@ type registerAnswer struct {
 func (registerCodec) Name() string { return "proto" }
 
 func (registerCodec) Marshal(v any) (mem.BufferSlice, error) {
-	m, ok := v.(rawMessage)
+	m, ok := v.(*rawMessage)
 	if !ok {
 		return nil, fmt.Errorf("register codec: cannot send a %T", v)
 	}
-	out := make(mem.BufferSlice, len(m))
-	for i, seg := range m {
+	out := make(mem.BufferSlice, len(m.segs))
+	for i, seg := range m.segs {
 		out[i] = mem.SliceBuffer(seg)
 	}
 	return out, nil
@@ -78,9 +83,9 @@ func getRequestBuffer() *[]byte { return requestBuffers.Get().(*[]byte) }
 
 // putRequestBuffer keeps the buffer of request m, which grew from *p, for
 // the next request; not that of a request in segments, which is large.
-func putRequestBuffer(p *[]byte, m rawMessage) {
-	if len(m) == 1 && cap(m[0]) <= maxPooledRequest {
-		*p = m[0][:0]
+func putRequestBuffer(p *[]byte, m *rawMessage) {
+	if len(m.segs) == 1 && cap(m.segs[0]) <= maxPooledRequest {
+		*p = m.segs[0][:0]
 		requestBuffers.Put(p)
 	}
 }

@@ -185,10 +185,10 @@ type registerRequest struct {
 
 // encodeRegisterResourceRequest appends to dst the protobuf encoding of the
 // RegisterResourceRequest for req: the message toRPCRegisterResourceRequest
-// makes, then its property dependencies and inputs.
-// The request is in segments: a large string of the inputs is its own,
-// the string's memory rather than a copy (wire.AppendMapFieldSegments).
-func encodeRegisterResourceRequest(dst []byte, req RegisterResourceRequest, f Features) (rawMessage, error) {
+// makes, then its property dependencies and inputs. The request is in
+// segments: a large string of the inputs is its own, the string's memory
+// rather than a copy (wire.AppendMapFieldSegments).
+func encodeRegisterResourceRequest(dst []byte, req RegisterResourceRequest, f Features) (*rawMessage, error) {
 	r, err := toRPCRegisterResourceRequest(req, f)
 	if err != nil {
 		return nil, err
@@ -200,11 +200,11 @@ func encodeRegisterResourceRequest(dst []byte, req RegisterResourceRequest, f Fe
 	if b, err = appendPropertyDependencies(b, r.propDeps); err != nil {
 		return nil, err
 	}
-	segs, err := wire.AppendMapFieldSegments(b, requestObjectField, req.Inputs, r.inputs)
-	if err != nil {
+	m := &rawMessage{}
+	if m.segs, err = wire.AppendMapFieldSegments(m.one[:0], b, requestObjectField, req.Inputs, r.inputs); err != nil {
 		return nil, fmt.Errorf("marshaling inputs: %w", err)
 	}
-	return segs, nil
+	return m, nil
 }
 
 // appendPropertyDependencies appends deps as the request's

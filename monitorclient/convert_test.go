@@ -381,7 +381,7 @@ func TestEncodeRegisterResourceRequest(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got pulumirpc.RegisterResourceRequest
-			if err := proto.Unmarshal(slices.Concat(b...), &got); err != nil {
+			if err := proto.Unmarshal(slices.Concat(b.segs...), &got); err != nil {
 				t.Fatalf("the engine could not read %x: %v", b, err)
 			}
 			assertProto(t, &got, tt.want)

@@ -614,28 +614,28 @@ func unmarshalListBytes(b []byte, o UnmarshalOptions, depth int) (property.Value
 }
 
 // AppendMapFieldSegments is AppendMapField for a message sent in pieces,
-// as gRPC sends a mem.BufferSlice: b, with m appended, split where a
-// string of m of at least segmentMin bytes, plain or secret, is its own
-// segment: the string's memory, not a copy, to be read and never written.
-// The bytes are AppendMapField's but for the order of a secret's fields
-// and how long each length is written.
-func AppendMapFieldSegments(b []byte, num protowire.Number, m property.Map, o MarshalOptions) ([][]byte, error) {
-	return appendMapFieldSegments(b, num, m, o, segmentMin)
+// as gRPC sends a mem.BufferSlice: it appends to segs b, with m appended,
+// split where a string of m of at least segmentMin bytes, plain or secret,
+// is its own segment: the string's memory, not a copy, to be read and
+// never written. The bytes are AppendMapField's but for the order of a
+// secret's fields and how long each length is written.
+func AppendMapFieldSegments(segs [][]byte, b []byte, num protowire.Number, m property.Map, o MarshalOptions) ([][]byte, error) {
+	return appendMapFieldSegments(segs, b, num, m, o, segmentMin)
 }
 
 // segmentMin is the length from which AppendMapFieldSegments sends a
 // string as its own segment.
 const segmentMin = 64 << 10
 
-func appendMapFieldSegments(b []byte, num protowire.Number, m property.Map, o MarshalOptions, segMin int) ([][]byte, error) {
+func appendMapFieldSegments(segs [][]byte, b []byte, num protowire.Number, m property.Map, o MarshalOptions, segMin int) ([][]byte, error) {
 	if sizeHint(property.New(m), 0) < segMin {
 		b, err := AppendMapField(b, num, m, o)
 		if err != nil {
 			return nil, err
 		}
-		return [][]byte{b}, nil
+		return append(segs, b), nil
 	}
-	a := appender{o: o, segMin: segMin}
+	a := appender{o: o, segMin: segMin, segs: segs}
 	if _, err := a.measureMap(m); err != nil {
 		return nil, err
 	}

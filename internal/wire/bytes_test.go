@@ -83,7 +83,7 @@ func checkAppend(t *testing.T, m property.Map, o MarshalOptions) {
 	before := []byte{0x48, 0x07} // field 9, varint 7
 	b, err := AppendMapField(before, valueStruct, m, o)
 	for _, segMin := range []int{1, segmentMin} {
-		if _, segErr := appendMapFieldSegments(before, valueStruct, m, o, segMin); fmt.Sprint(segErr) != fmt.Sprint(err) {
+		if _, segErr := appendMapFieldSegments(nil, before, valueStruct, m, o, segMin); fmt.Sprint(segErr) != fmt.Sprint(err) {
 			t.Fatalf("%+v: AppendMapFieldSegments(%v, %d) error %v, AppendMapField's %v", o, m, segMin, segErr, err)
 		}
 	}
@@ -114,7 +114,7 @@ func checkAppend(t *testing.T, m property.Map, o MarshalOptions) {
 	}
 	// In segments, every string its own: the same message.
 	for _, segMin := range []int{1, segmentMin} {
-		segs, err := appendMapFieldSegments(before, valueStruct, m, o, segMin)
+		segs, err := appendMapFieldSegments(nil, before, valueStruct, m, o, segMin)
 		if err != nil {
 			t.Fatalf("%+v: AppendMapFieldSegments(%v, %d): %v", o, m, segMin, err)
 		}

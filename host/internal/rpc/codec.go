@@ -23,8 +23,11 @@ import (
 // Create, the two RPCs the engine sends for each new resource, are read
 // from the request bytes and written as answer bytes (internal/wire),
 // without structpb trees; so are Diff's requests, sent for each existing
-// resource. Other fields and messages go through proto. On the wire
-// nothing changes. Serve installs it with registerServer; the methods of
+// resource, and Construct's inputs. Requests are read from the frames gRPC
+// received them in, and a large string of an answer is sent from its own
+// memory, so that a large value is copied once (docs/performance.md).
+// Other fields and messages go through proto. On the wire nothing
+// changes. Serve installs it with registerServer; the methods of
 // server, which NewServer returns, keep the proto path.
 type crudCodec struct{}
 
@@ -33,9 +36,9 @@ var protoCodec = encoding.GetCodecV2("proto")
 func (crudCodec) Name() string { return "proto" }
 
 func (crudCodec) Marshal(v any) (mem.BufferSlice, error) {
-	if a, ok := v.(rawAnswer); ok {
-		out := make(mem.BufferSlice, len(a))
-		for i, seg := range a {
+	if a, ok := v.(*rawAnswer); ok {
+		out := make(mem.BufferSlice, len(a.segs))
+		for i, seg := range a.segs {
 			out[i] = mem.SliceBuffer(seg)
 		}
 		return out, nil
@@ -51,27 +54,44 @@ func (crudCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	if !ok {
 		return protoCodec.Unmarshal(data, v)
 	}
-	var one [1][]byte
-	bufs := one[:0]
-	if len(data) > 1 {
-		bufs = make([][]byte, 0, len(data))
-	}
+	bufs := r.pieces(len(data))
 	n := 0
 	for _, d := range data {
 		bufs = append(bufs, d.ReadOnlyData())
 		n += d.Len()
 	}
 	core.BeforeLargeRequest(n)
-	return r.decode(bufs)
+	err := r.decode(bufs)
+	clear(bufs) // gRPC reuses them
+	return err
 }
 
 // rawAnswer is a response's protobuf encoding, in segments: a large
-// string's is the string's own memory (wire.AppendMapFieldSegments).
-type rawAnswer [][]byte
+// string's is the string's own memory (wire.AppendMapFieldSegments). one
+// holds the only segment of most.
+type rawAnswer struct {
+	segs [][]byte
+	one  [1][]byte
+}
 
 // rawRequest is a request read by crudCodec from the pieces gRPC received
 // it in. decode must not keep them.
-type rawRequest interface{ decode(bufs [][]byte) error }
+type rawRequest interface {
+	decode(bufs [][]byte) error
+	pieces(n int) [][]byte
+}
+
+// frames holds the list of a request's pieces, in the request, which is
+// allocated anyway: most come in one.
+type frames struct{ one [1][]byte }
+
+// pieces is an empty list with room for n pieces.
+func (f *frames) pieces(n int) [][]byte {
+	if n <= 1 {
+		return f.one[:0]
+	}
+	return make([][]byte, 0, n)
+}
 
 // protoDecode reads message m from pieces bufs with proto.
 func protoDecode(bufs [][]byte, m proto.Message) error {
@@ -126,6 +146,7 @@ func splitStructs(bufs [][]byte, rest proto.Message, o wire.UnmarshalOptions, nu
 // were read from the bytes, and req holds the other fields; otherwise req
 // is the whole request, read by proto.
 type checkIn struct {
+	frames
 	req        pulumirpc.CheckRequest
 	olds, news property.Map
 	raw        bool
@@ -142,6 +163,7 @@ func (c *checkIn) decode(b [][]byte) error {
 
 // createIn is a CreateRequest as crudCodec reads it, as checkIn.
 type createIn struct {
+	frames
 	req    pulumirpc.CreateRequest
 	inputs property.Map
 	raw    bool
@@ -159,6 +181,7 @@ func (c *createIn) decode(b [][]byte) error {
 // diffIn is a DiffRequest as crudCodec reads it, as checkIn; oldInputs
 // are the old outputs where the request has none, as Diff reads them.
 type diffIn struct {
+	frames
 	req                         pulumirpc.DiffRequest
 	oldOutputs, oldInputs, news property.Map
 	raw                         bool
@@ -217,11 +240,13 @@ func (s *server) rawCreate(ctx context.Context, in *createIn) (any, error) {
 // appendValues appends m to the encoded response b as its Struct field
 // num, as toWire and proto would write it.
 func (s *server) appendValues(b []byte, num protowire.Number, m property.Map) (any, error) {
-	segs, err := wire.AppendMapFieldSegments(b, num, m, wire.MarshalOptions{Secrets: true, Resources: true, ByteStrings: s.byteStrings.Load()})
+	a := &rawAnswer{}
+	var err error
+	a.segs, err = wire.AppendMapFieldSegments(a.one[:0], b, num, m, wire.MarshalOptions{Secrets: true, Resources: true, ByteStrings: s.byteStrings.Load()})
 	if err != nil {
 		return nil, err
 	}
-	return rawAnswer(segs), nil
+	return a, nil
 }
 
 // rawHandler serves method with call, on a request crudCodec reads.

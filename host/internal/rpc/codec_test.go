@@ -91,7 +91,7 @@ func rawAnswerOf(t *testing.T, got any, err error, resp proto.Message) string {
 	if m, ok := got.(proto.Message); ok {
 		return answer(t, m, nil)
 	}
-	if perr := proto.Unmarshal(slices.Concat(got.(rawAnswer)...), resp); perr != nil {
+	if perr := proto.Unmarshal(slices.Concat(got.(*rawAnswer).segs...), resp); perr != nil {
 		t.Fatalf("the raw answer %x is not a %T: %v", got, resp, perr)
 	}
 	return answer(t, resp, nil)

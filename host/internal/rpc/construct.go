@@ -25,6 +25,7 @@ func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest)
 // the whole request, read by proto. A component the Go SDK builds
 // (bridged) is given the whole request, as it reads the inputs itself.
 type constructIn struct {
+	frames
 	req     pulumirpc.ConstructRequest
 	inputs  property.Map
 	raw     bool
