@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -313,5 +314,59 @@ func TestConstructCodecMatchesProto(t *testing.T) {
 	in = constructIn{}
 	if err := in.decode(pieces(twice, 100)); err != nil || in.raw {
 		t.Fatalf("inputs twice: raw %v, err %v", in.raw, err)
+	}
+}
+
+// A large value is copied once on crudCodec's path: out of the request's
+// frames into the input, which Create's answer sends from the input's own
+// memory, plain or secret; the answer is still the proto path's.
+func TestLargeValuesAreNotCopiedIntoAnswers(t *testing.T) {
+	t.Parallel()
+	p := core.New("test")
+	if err := p.SetSchema([]byte(codecSchema)); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.AddResource("test:index:Thing", codecThing{}, core.NoSignature); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(p)
+	ctx := context.Background()
+	inputs := property.NewMap(map[string]property.Value{
+		"name":     property.New(strings.Repeat("n", 100<<10)),
+		"password": property.New(strings.Repeat("p", 100<<10)).WithSecret(true),
+	})
+	create := &pulumirpc.CreateRequest{Urn: "urn:pulumi:dev::p::test:index:Thing::t", Name: "t", Type: "test:index:Thing", Properties: codecStruct(t, inputs)}
+	b, err := proto.Marshal(create)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in createIn
+	if err := in.decode(pieces(b, 16<<10)); err != nil || !in.raw {
+		t.Fatalf("decode: raw %v, %v", in.raw, err)
+	}
+	got, err := s.rawCreate(ctx, &in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs := got.(*rawAnswer).segs
+	for _, k := range []string{"name", "password"} {
+		value := in.inputs.Get(k).AsString()
+		shared := false
+		for _, seg := range segs {
+			shared = shared || len(seg) == len(value) && unsafe.SliceData(seg) == unsafe.StringData(value)
+		}
+		if !shared {
+			t.Errorf("the answer copied %s (%d segments)", k, len(segs))
+		}
+	}
+	want, err := s.Create(ctx, create)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := rawAnswerOf(t, got, nil, &pulumirpc.CreateResponse{}), answer(t, want, nil); g != w {
+		t.Errorf("raw answer differs from proto's")
 	}
 }
