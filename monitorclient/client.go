@@ -129,7 +129,7 @@ func (c *Client) registerResource(ctx context.Context, req RegisterResourceReque
 	if err != nil {
 		return RegisterResourceResponse{}, err
 	}
-	var answer registerAnswer
+	answer := registerAnswer{inputs: req.Inputs}
 	err = c.conn.Invoke(ctx, pulumirpc.ResourceMonitor_RegisterResource_FullMethodName, rreq, &answer,
 		grpc.ForceCodecV2(registerCodec{}))
 	if err != nil {

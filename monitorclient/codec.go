@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"google.golang.org/grpc/mem"
 )
 
@@ -11,43 +12,58 @@ import (
 // makes for each child. Its property values go straight between
 // property.Map and protobuf bytes (encodeRegisterResourceRequest,
 // decodeRegisterResourceResponse), without structpb trees: a request goes
-// out already encoded, and an answer is decoded from gRPC's own buffer. On
+// out already encoded, a large string in a segment of its own, and an
+// answer is decoded from the frames gRPC received it in. On
 // the wire nothing changes: it is the proto codec's content type, and the
 // engine reads the same bytes.
 type registerCodec struct{}
 
-// rawMessage is a message's protobuf encoding.
-type rawMessage []byte
+// rawMessage is a message's protobuf encoding, in segments; one holds the
+// only segment of most.
+type rawMessage struct {
+	segs [][]byte
+	one  [1][]byte
+}
 
 // registerAnswer is a decoded RegisterResourceResponse, or why it could not
-// be decoded: the caller reports that, not gRPC.
+// be decoded: the caller reports that, not gRPC. inputs are the request's,
+// which the outputs share their strings with where equal.
 type registerAnswer struct {
-	resp RegisterResourceResponse
-	err  error
+	inputs property.Map
+	resp   RegisterResourceResponse
+	err    error
 }
 
 func (registerCodec) Name() string { return "proto" }
 
 func (registerCodec) Marshal(v any) (mem.BufferSlice, error) {
-	m, ok := v.(rawMessage)
+	m, ok := v.(*rawMessage)
 	if !ok {
 		return nil, fmt.Errorf("register codec: cannot send a %T", v)
 	}
-	return mem.BufferSlice{mem.SliceBuffer(m)}, nil
+	out := make(mem.BufferSlice, len(m.segs))
+	for i, seg := range m.segs {
+		out[i] = mem.SliceBuffer(seg)
+	}
+	return out, nil
 }
 
+// Unmarshal decodes the answer from the pieces gRPC received it in, so
+// that a large one is not first copied into one buffer.
 func (registerCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	a, ok := v.(*registerAnswer)
 	if !ok {
 		return fmt.Errorf("register codec: cannot receive into a %T", v)
 	}
-	if len(data) == 1 {
-		a.resp, a.err = decodeRegisterResourceResponse(data[0].ReadOnlyData())
-		return nil
+	var one [1][]byte
+	bufs := one[:0]
+	if len(data) > 1 {
+		bufs = make([][]byte, 0, len(data))
 	}
-	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
-	defer buf.Free()
-	a.resp, a.err = decodeRegisterResourceResponse(buf.ReadOnlyData())
+	for _, d := range data {
+		bufs = append(bufs, d.ReadOnlyData())
+	}
+	a.resp, a.err = decodeRegisterResourceResponse(bufs, a.inputs)
 	return nil
 }
 
@@ -65,10 +81,11 @@ const maxPooledRequest = 64 << 10
 
 func getRequestBuffer() *[]byte { return requestBuffers.Get().(*[]byte) }
 
-// putRequestBuffer keeps b, which grew from *p, for the next request.
-func putRequestBuffer(p *[]byte, b []byte) {
-	if cap(b) <= maxPooledRequest {
-		*p = b[:0]
+// putRequestBuffer keeps the buffer of request m, which grew from *p, for
+// the next request; not that of a request in segments, which is large.
+func putRequestBuffer(p *[]byte, m *rawMessage) {
+	if len(m.segs) == 1 && cap(m.segs[0]) <= maxPooledRequest {
+		*p = m.segs[0][:0]
 		requestBuffers.Put(p)
 	}
 }

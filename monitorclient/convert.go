@@ -185,8 +185,10 @@ type registerRequest struct {
 
 // encodeRegisterResourceRequest appends to dst the protobuf encoding of the
 // RegisterResourceRequest for req: the message toRPCRegisterResourceRequest
-// makes, then its property dependencies and inputs.
-func encodeRegisterResourceRequest(dst []byte, req RegisterResourceRequest, f Features) (rawMessage, error) {
+// makes, then its property dependencies and inputs. The request is in
+// segments: a large string of the inputs is its own, the string's memory
+// rather than a copy (wire.AppendMapFieldSegments).
+func encodeRegisterResourceRequest(dst []byte, req RegisterResourceRequest, f Features) (*rawMessage, error) {
 	r, err := toRPCRegisterResourceRequest(req, f)
 	if err != nil {
 		return nil, err
@@ -198,10 +200,11 @@ func encodeRegisterResourceRequest(dst []byte, req RegisterResourceRequest, f Fe
 	if b, err = appendPropertyDependencies(b, r.propDeps); err != nil {
 		return nil, err
 	}
-	if b, err = wire.AppendMapField(b, requestObjectField, req.Inputs, r.inputs); err != nil {
+	m := &rawMessage{}
+	if m.segs, err = wire.AppendMapFieldSegments(m.one[:0], b, requestObjectField, req.Inputs, r.inputs); err != nil {
 		return nil, fmt.Errorf("marshaling inputs: %w", err)
 	}
-	return b, nil
+	return m, nil
 }
 
 // appendPropertyDependencies appends deps as the request's
@@ -358,52 +361,26 @@ func fromRPCResult(r pulumirpc.Result) Result {
 }
 
 // decodeRegisterResourceResponse reads a RegisterResourceResponse from its
-// protobuf encoding as proto.Unmarshal and fromRPCRegisterResourceResponse
-// would, but reads the outputs straight into property values
-// (wire.ReadMapBytes); proto reads the other fields. A response that is
-// malformed or unusual, or whose object is not one length-delimited field,
-// goes all through proto and fromRPCRegisterResourceResponse, so its
-// errors are theirs. It leaves b as it is, and the result does not refer
-// to it.
-func decodeRegisterResourceResponse(b []byte) (RegisterResourceResponse, error) {
-	start, end := -1, -1 // the object field, tag included
-	for at := 0; at < len(b); {
-		num, typ, n := protowire.ConsumeTag(b[at:])
-		if n < 0 {
-			return decodeRegisterResourceResponseProto(b)
-		}
-		m := protowire.ConsumeFieldValue(num, typ, b[at+n:])
-		if m < 0 {
-			return decodeRegisterResourceResponseProto(b)
-		}
-		if num == responseObjectField {
-			if typ != protowire.BytesType || start >= 0 {
-				return decodeRegisterResourceResponseProto(b)
-			}
-			start, end = at, at+n+m
-		}
-		at += n + m
-	}
-	var object []byte
-	if start >= 0 {
-		_, _, n := protowire.ConsumeTag(b[start:])
-		object, _ = protowire.ConsumeBytes(b[start+n:])
-	}
-	outs, ok := wire.ReadMapBytes(object, unmarshalOptions)
+// protobuf encoding, in the pieces gRPC received it in, as proto.Unmarshal
+// and fromRPCRegisterResourceResponse would, but reads the outputs straight
+// into property values (wire.ReadMessageStructs); proto reads the other
+// fields. inputs are the request's: an output string equal to the input at
+// the same place is the input's string, not a copy, since a monitor's
+// outputs echo the inputs. A response that is malformed or unusual, or
+// whose object is not one length-delimited field, goes all through proto
+// and fromRPCRegisterResourceResponse, so its errors are theirs. It leaves
+// bufs as they are, and the result does not refer to them.
+func decodeRegisterResourceResponse(bufs [][]byte, inputs property.Map) (RegisterResourceResponse, error) {
+	s, rest, ok := wire.ReadMessageStructs(bufs, nil, unmarshalOptions, []protowire.Number{responseObjectField}, []property.Map{inputs})
 	if !ok {
-		return decodeRegisterResourceResponseProto(b)
+		return decodeRegisterResourceResponseProto(slices.Concat(bufs...))
 	}
-	// The other fields, before and after the object: merging the second
-	// part is reading both as one.
+	outs := s.Maps[0]
+	if !s.Seen[0] {
+		outs = property.NewMap(map[string]property.Value{})
+	}
 	var resp pulumirpc.RegisterResourceResponse
-	before, after := b, []byte(nil)
-	if start >= 0 {
-		before, after = b[:start], b[end:]
-	}
-	if err := proto.Unmarshal(before, &resp); err != nil {
-		return RegisterResourceResponse{}, err
-	}
-	if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(after, &resp); err != nil {
+	if err := proto.Unmarshal(rest, &resp); err != nil {
 		return RegisterResourceResponse{}, err
 	}
 	return registerResourceResponse(&resp, outs), nil

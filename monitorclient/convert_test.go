@@ -381,7 +381,7 @@ func TestEncodeRegisterResourceRequest(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got pulumirpc.RegisterResourceRequest
-			if err := proto.Unmarshal(b, &got); err != nil {
+			if err := proto.Unmarshal(slices.Concat(b.segs...), &got); err != nil {
 				t.Fatalf("the engine could not read %x: %v", b, err)
 			}
 			assertProto(t, &got, tt.want)
@@ -495,7 +495,7 @@ func TestFromRPCRegisterResourceResponse(t *testing.T) {
 				t.Fatal(err)
 			}
 			orig := slices.Clone(b)
-			got, err = decodeRegisterResourceResponse(b)
+			got, err = decodeRegisterResourceResponse([][]byte{b}, property.Map{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -556,7 +556,7 @@ func TestDecodeRegisterResourceResponseUnusual(t *testing.T) {
 			if wantErr == nil {
 				want, wantErr = fromRPCRegisterResourceResponse(&msg)
 			}
-			got, err := decodeRegisterResourceResponse(in)
+			got, err := decodeRegisterResourceResponse([][]byte{in}, property.Map{})
 			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 				t.Fatalf("error %v, want %v", err, wantErr)
 			}

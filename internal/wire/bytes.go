@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -194,6 +195,11 @@ type appender struct {
 	// maps.
 	keys     [][]string
 	nextKeys int
+	// segMin, when not 0, is the length from which a string is not copied
+	// but sent as its own segment (AppendMapFieldSegments), after the
+	// segments in segs.
+	segMin int
+	segs   [][]byte
 }
 
 func (a *appender) refuse(err error) {
@@ -260,6 +266,8 @@ func (a *appender) measureValue(key string, v property.Value) (int, error) {
 	v = a.downgrade(v)
 	var n int
 	switch {
+	case a.largeSecret(v):
+		n = secretSizes(len(v.AsString())).value
 	case signed(v):
 		w, err := marshal(key, v, a.o)
 		if err != nil {
@@ -324,6 +332,8 @@ func (a *appender) exactValue(b []byte, num protowire.Number, v property.Value) 
 	b = a.open(b, num)
 	v = a.downgrade(v)
 	switch {
+	case a.largeSecret(v):
+		b = a.appendSecret(b, v.AsString())
 	case signed(v):
 		w := a.signed[a.nextSigned]
 		a.nextSigned++
@@ -342,8 +352,7 @@ func (a *appender) exactValue(b []byte, num protowire.Number, v property.Value) 
 		b = protowire.AppendTag(b, valueNumber, protowire.Fixed64Type)
 		b = protowire.AppendFixed64(b, math.Float64bits(v.AsNumber()))
 	case v.IsString():
-		b = protowire.AppendTag(b, valueString, protowire.BytesType)
-		b = protowire.AppendString(b, v.AsString())
+		b = a.appendString(b, v.AsString())
 	case v.IsArray():
 		b = a.open(b, valueList)
 		for _, e := range v.AsArray().All {
@@ -602,4 +611,96 @@ func unmarshalListBytes(b []byte, o UnmarshalOptions, depth int) (property.Value
 		elems = append(elems, v)
 	}
 	return property.New(elems), nil
+}
+
+// AppendMapFieldSegments is AppendMapField for a message sent in pieces,
+// as gRPC sends a mem.BufferSlice: it appends to segs b, with m appended,
+// split where a string of m of at least segmentMin bytes, plain or secret,
+// is its own segment: the string's memory, not a copy, to be read and
+// never written. The bytes are AppendMapField's but for the order of a
+// secret's fields and how long each length is written.
+func AppendMapFieldSegments(segs [][]byte, b []byte, num protowire.Number, m property.Map, o MarshalOptions) ([][]byte, error) {
+	return appendMapFieldSegments(segs, b, num, m, o, segmentMin)
+}
+
+// segmentMin is the length from which AppendMapFieldSegments sends a
+// string as its own segment.
+const segmentMin = 64 << 10
+
+func appendMapFieldSegments(segs [][]byte, b []byte, num protowire.Number, m property.Map, o MarshalOptions, segMin int) ([][]byte, error) {
+	if sizeHint(property.New(m), 0) < segMin {
+		b, err := AppendMapField(b, num, m, o)
+		if err != nil {
+			return nil, err
+		}
+		return append(segs, b), nil
+	}
+	a := appender{o: o, segMin: segMin, segs: segs}
+	if _, err := a.measureMap(m); err != nil {
+		return nil, err
+	}
+	b = a.exactMap(b, num, m)
+	if a.refused != nil {
+		return nil, a.refused
+	}
+	if len(b) > 0 {
+		a.segs = append(a.segs, b)
+	}
+	return a.segs, nil
+}
+
+// appendString appends a Value's string field holding s, as its own
+// segment where s is large.
+func (a *appender) appendString(b []byte, s string) []byte {
+	b = protowire.AppendTag(b, valueString, protowire.BytesType)
+	if a.segMin == 0 || len(s) < a.segMin {
+		return protowire.AppendString(b, s)
+	}
+	b = protowire.AppendVarint(b, uint64(len(s)))
+	a.segs = append(a.segs, b, unsafe.Slice(unsafe.StringData(s), len(s)))
+	return b[len(b):] // the rest goes after b, in the same array
+}
+
+// largeSecret reports whether v, downgraded, is a secret string that
+// appendSecret writes, its value in a segment of its own.
+func (a *appender) largeSecret(v property.Value) bool {
+	return a.segMin > 0 && v.Secret() && len(v.Dependencies()) == 0 && v.IsString() &&
+		len(v.AsString()) >= a.segMin && utf8.ValidString(v.AsString())
+}
+
+// secretFields are the lengths of a secret string's encoding, as a
+// google.protobuf.Value: its own, its Struct's and the Struct's two
+// entries'.
+type secretFields struct{ value, object, sigEntry, valueEntry int }
+
+func secretSizes(n int) secretFields {
+	var f secretFields
+	f.sigEntry = field(entryKey, len(sig.Key)) + field(entryValue, field(valueString, len(sig.Secret)))
+	f.valueEntry = field(entryKey, len("value")) + field(entryValue, field(valueString, n))
+	f.object = field(structFields, f.sigEntry) + field(structFields, f.valueEntry)
+	f.value = field(valueStruct, f.object)
+	return f
+}
+
+// appendSecret appends the contents of a Value holding secret s: the
+// signature object MarshalMap builds, written directly.
+func (a *appender) appendSecret(b []byte, s string) []byte {
+	f := secretSizes(len(s))
+	b = protowire.AppendTag(b, valueStruct, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(f.object))
+	b = protowire.AppendTag(b, structFields, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(f.sigEntry))
+	b = protowire.AppendTag(b, entryKey, protowire.BytesType)
+	b = protowire.AppendString(b, sig.Key)
+	b = protowire.AppendTag(b, entryValue, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(field(valueString, len(sig.Secret))))
+	b = protowire.AppendTag(b, valueString, protowire.BytesType)
+	b = protowire.AppendString(b, sig.Secret)
+	b = protowire.AppendTag(b, structFields, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(f.valueEntry))
+	b = protowire.AppendTag(b, entryKey, protowire.BytesType)
+	b = protowire.AppendString(b, "value")
+	b = protowire.AppendTag(b, entryValue, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(field(valueString, len(s))))
+	return a.appendString(b, s)
 }

@@ -36,6 +36,40 @@ func checkBytes(t *testing.T, b []byte, canonical bool) {
 		case ok && !reflect.DeepEqual(got, want) && fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want):
 			t.Fatalf("%+v: ReadMapBytes(%x)\n got: %#v\nwant: %#v", o, b, got, want)
 		}
+		if ok {
+			checkPieces(t, b, o, got)
+		}
+	}
+}
+
+// checkPieces reads Struct b, which ReadMapBytes reads as want, as a
+// message's field received in pieces (ReadMessageStructs): in pieces of
+// several sizes, read piece by piece or as one slice, with and without
+// want as the values expected.
+func checkPieces(t *testing.T, b []byte, o UnmarshalOptions, want property.Map) {
+	t.Helper()
+	msg := protowire.AppendTag([]byte{0x48, 0x07}, valueStruct, protowire.BytesType) // field 9 first
+	msg = protowire.AppendBytes(msg, b)
+	msg = append(msg, 0x50, 0x01) // field 10 after
+	for _, size := range []int{1, 2, 5, len(msg)} {
+		var bufs [][]byte
+		for rest := msg; len(rest) > 0; rest = rest[min(size, len(rest)):] {
+			bufs = append(bufs, rest[:min(size, len(rest))])
+		}
+		for _, small := range []int{0, 3, smallSpan} {
+			for _, prev := range [][]property.Map{nil, {want}} {
+				s, rest, ok := readMessageStructs(newSpan(bufs), nil, o, []protowire.Number{valueStruct}, prev, small)
+				got := s.Maps[0]
+				switch {
+				case !ok:
+					t.Fatalf("%+v: pieces of %d (small %d) of %x: not read", o, size, small, msg)
+				case !s.Seen[0] || fmt.Sprint(rest) != fmt.Sprint([]byte{0x48, 0x07, 0x50, 0x01}):
+					t.Fatalf("%+v: pieces of %d of %x: seen %v, rest %x", o, size, msg, s.Seen[0], rest)
+				case !reflect.DeepEqual(got, want) && fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want):
+					t.Fatalf("%+v: pieces of %d (small %d) of %x\n got: %#v\nwant: %#v", o, size, small, msg, got, want)
+				}
+			}
+		}
 	}
 }
 
@@ -48,6 +82,11 @@ func checkAppend(t *testing.T, m property.Map, o MarshalOptions) {
 	// it must leave alone.
 	before := []byte{0x48, 0x07} // field 9, varint 7
 	b, err := AppendMapField(before, valueStruct, m, o)
+	for _, segMin := range []int{1, segmentMin} {
+		if _, segErr := appendMapFieldSegments(nil, before, valueStruct, m, o, segMin); fmt.Sprint(segErr) != fmt.Sprint(err) {
+			t.Fatalf("%+v: AppendMapFieldSegments(%v, %d) error %v, AppendMapField's %v", o, m, segMin, segErr, err)
+		}
+	}
 	if wantErr == nil {
 		// What MarshalMap lets by and proto refuses (invalid UTF-8) must
 		// fail too, though AppendMapField may say it better.
@@ -72,6 +111,21 @@ func checkAppend(t *testing.T, m property.Map, o MarshalOptions) {
 	}
 	if !proto.Equal(&got, &want) {
 		t.Fatalf("%+v: AppendMapField(%v)\n got: %v\nwant: %v", o, m, &got, &want)
+	}
+	// In segments, every string its own: the same message.
+	for _, segMin := range []int{1, segmentMin} {
+		segs, err := appendMapFieldSegments(nil, before, valueStruct, m, o, segMin)
+		if err != nil {
+			t.Fatalf("%+v: AppendMapFieldSegments(%v, %d): %v", o, m, segMin, err)
+		}
+		var joined []byte
+		for _, s := range segs {
+			joined = append(joined, s...)
+		}
+		var gotSegs structpb.Value
+		if err := proto.Unmarshal(joined, &gotSegs); err != nil || !proto.Equal(&gotSegs, &want) {
+			t.Fatalf("%+v: AppendMapFieldSegments(%v, %d) wrote %x (%v)\n got: %v\nwant: %v", o, m, segMin, joined, err, &gotSegs, &want)
+		}
 	}
 }
 

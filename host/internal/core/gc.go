@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
 )
 
 // HeapHeadroom is how much a plugin's heap may grow, at least, between
@@ -33,6 +34,7 @@ func TuneGC(headroom uint64) {
 	if !ok {
 		return
 	}
+	tuning.Store(true)
 	var after func(int)
 	// The sentinel is large enough not to share a tiny allocation with
 	// anything that stays reachable.
@@ -40,10 +42,35 @@ func TuneGC(headroom uint64) {
 	after = func(int) { // a collection has run
 		if set, ok = retune(headroom, scanned(), set); ok {
 			arm()
+		} else {
+			tuning.Store(false)
 		}
 	}
 	arm()
 }
+
+// tuning says TuneGC is tuning the collector: the plugin has not chosen
+// its own settings.
+var tuning atomic.Bool
+
+// LargeRequest is the size from which BeforeLargeRequest collects.
+const LargeRequest = 16 << 20
+
+// BeforeLargeRequest collects garbage before a request of n bytes is
+// decoded, when n is at least LargeRequest and TuneGC is tuning the
+// collector. A large request's values, and the answer that echoed them,
+// are garbage once it is answered, but the collector's goal after it is
+// twice what it held: without this, the next large request (the Create
+// after a Check) would be decoded beside all of the last one. The
+// request's own frames are all the collection finds that is large, and
+// they hold no pointers, so it costs little beside the request.
+func BeforeLargeRequest(n int) {
+	if collectsBefore(n, tuning.Load()) {
+		runtime.GC()
+	}
+}
+
+func collectsBefore(n int, tuning bool) bool { return tuning && n >= LargeRequest }
 
 // retune sets GOGC for a heap of scanned bytes, where was is the GOGC
 // TuneGC set last (Go's 100 at first). It sets nothing and answers false if

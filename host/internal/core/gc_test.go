@@ -108,3 +108,33 @@ func TestTuneGCRetunesAfterACollection(t *testing.T) {
 	}
 	debug.SetGCPercent(100) // stops it at the next collection
 }
+
+// A large request is decoded after a collection, while TuneGC tunes the
+// collector; a small one, or one in a plugin that chose its own settings,
+// is not.
+func TestCollectsBeforeLargeRequests(t *testing.T) {
+	for _, c := range []struct {
+		n      int
+		tuning bool
+		want   bool
+	}{
+		{LargeRequest, true, true},
+		{LargeRequest - 1, true, false},
+		{LargeRequest, false, false},
+		{200 << 10, true, false},
+	} {
+		if got := collectsBefore(c.n, c.tuning); got != c.want {
+			t.Errorf("collectsBefore(%d, %v) = %v, want %v", c.n, c.tuning, got, c.want)
+		}
+	}
+	var stats runtime.MemStats
+	runtime.ReadMemStats(&stats)
+	before := stats.NumGC
+	tuning.Store(true)
+	defer tuning.Store(false)
+	BeforeLargeRequest(LargeRequest)
+	runtime.ReadMemStats(&stats)
+	if stats.NumGC == before {
+		t.Error("no collection before a large request")
+	}
+}

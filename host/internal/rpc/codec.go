@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/polyhost/polyhost/host/internal/core"
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
@@ -22,8 +23,11 @@ import (
 // Create, the two RPCs the engine sends for each new resource, are read
 // from the request bytes and written as answer bytes (internal/wire),
 // without structpb trees; so are Diff's requests, sent for each existing
-// resource. Other fields and messages go through proto. On the wire
-// nothing changes. Serve installs it with registerServer; the methods of
+// resource, and Construct's inputs. Requests are read from the frames gRPC
+// received them in, and a large string of an answer is sent from its own
+// memory, so that a large value is copied once (docs/performance.md).
+// Other fields and messages go through proto. On the wire nothing
+// changes. Serve installs it with registerServer; the methods of
 // server, which NewServer returns, keep the proto path.
 type crudCodec struct{}
 
@@ -32,30 +36,70 @@ var protoCodec = encoding.GetCodecV2("proto")
 func (crudCodec) Name() string { return "proto" }
 
 func (crudCodec) Marshal(v any) (mem.BufferSlice, error) {
-	if a, ok := v.(rawAnswer); ok {
-		return mem.BufferSlice{mem.SliceBuffer(a)}, nil
+	if a, ok := v.(*rawAnswer); ok {
+		out := make(mem.BufferSlice, len(a.segs))
+		for i, seg := range a.segs {
+			out[i] = mem.SliceBuffer(seg)
+		}
+		return out, nil
 	}
 	return protoCodec.Marshal(v)
 }
 
+// Unmarshal reads a rawRequest from the pieces gRPC received it in, so
+// that a large request is not first copied into one buffer (see
+// wire.ReadMessageStructs).
 func (crudCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	r, ok := v.(rawRequest)
 	if !ok {
 		return protoCodec.Unmarshal(data, v)
 	}
-	if len(data) == 1 {
-		return r.decode(data[0].ReadOnlyData())
+	bufs := r.pieces(len(data))
+	n := 0
+	for _, d := range data {
+		bufs = append(bufs, d.ReadOnlyData())
+		n += d.Len()
 	}
-	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
-	defer buf.Free()
-	return r.decode(buf.ReadOnlyData())
+	core.BeforeLargeRequest(n)
+	err := r.decode(bufs)
+	clear(bufs) // gRPC reuses them
+	return err
 }
 
-// rawAnswer is a response's protobuf encoding.
-type rawAnswer []byte
+// rawAnswer is a response's protobuf encoding, in segments: a large
+// string's is the string's own memory (wire.AppendMapFieldSegments). one
+// holds the only segment of most.
+type rawAnswer struct {
+	segs [][]byte
+	one  [1][]byte
+}
 
-// rawRequest is a request read by crudCodec. decode must not keep b.
-type rawRequest interface{ decode(b []byte) error }
+// rawRequest is a request read by crudCodec from the pieces gRPC received
+// it in. decode must not keep them.
+type rawRequest interface {
+	decode(bufs [][]byte) error
+	pieces(n int) [][]byte
+}
+
+// frames holds the list of a request's pieces, in the request, which is
+// allocated anyway: most come in one.
+type frames struct{ one [1][]byte }
+
+// pieces is an empty list with room for n pieces.
+func (f *frames) pieces(n int) [][]byte {
+	if n <= 1 {
+		return f.one[:0]
+	}
+	return make([][]byte, 0, n)
+}
+
+// protoDecode reads message m from pieces bufs with proto.
+func protoDecode(bufs [][]byte, m proto.Message) error {
+	if len(bufs) == 1 {
+		return proto.Unmarshal(bufs[0], m)
+	}
+	return proto.Unmarshal(slices.Concat(bufs...), m)
+}
 
 // fieldNum is the number of message m's field name.
 func fieldNum(m proto.Message, name protoreflect.Name) protowire.Number {
@@ -63,66 +107,38 @@ func fieldNum(m proto.Message, name protoreflect.Name) protowire.Number {
 }
 
 var (
-	checkOlds      = fieldNum(&pulumirpc.CheckRequest{}, "olds")
-	checkNews      = fieldNum(&pulumirpc.CheckRequest{}, "news")
-	checkInputs    = fieldNum(&pulumirpc.CheckResponse{}, "inputs")
-	createInputs   = fieldNum(&pulumirpc.CreateRequest{}, "properties")
-	createOutputs  = fieldNum(&pulumirpc.CreateResponse{}, "properties")
-	diffOlds       = fieldNum(&pulumirpc.DiffRequest{}, "olds")
-	diffOldInputs  = fieldNum(&pulumirpc.DiffRequest{}, "old_inputs")
-	diffNews       = fieldNum(&pulumirpc.DiffRequest{}, "news")
-	crudReadOption = crudValues
+	checkOlds       = fieldNum(&pulumirpc.CheckRequest{}, "olds")
+	checkNews       = fieldNum(&pulumirpc.CheckRequest{}, "news")
+	checkInputs     = fieldNum(&pulumirpc.CheckResponse{}, "inputs")
+	createInputs    = fieldNum(&pulumirpc.CreateRequest{}, "properties")
+	createOutputs   = fieldNum(&pulumirpc.CreateResponse{}, "properties")
+	diffOlds        = fieldNum(&pulumirpc.DiffRequest{}, "olds")
+	diffOldInputs   = fieldNum(&pulumirpc.DiffRequest{}, "old_inputs")
+	diffNews        = fieldNum(&pulumirpc.DiffRequest{}, "news")
+	crudReadOption  = crudValues
+	constructInputs = fieldNum(&pulumirpc.ConstructRequest{}, "inputs")
 )
-
-// structs are the google.protobuf.Struct fields splitStructs read, in
-// the order asked, and whether each was there.
-type structs struct {
-	maps [3]property.Map
-	seen [3]bool
-}
 
 // restBuffers hold the fields splitStructs leaves to proto, which copies
 // what it keeps.
 var restBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
-// splitStructs reads message b's google.protobuf.Struct fields nums (at
-// most 3) as crudFromWire would and unmarshals the other fields into rest
-// with proto. ok is false where a Struct needs proto's reading (see
-// wire.ReadMapBytes) or a field of nums comes more than once: read b with
-// proto then.
-func splitStructs(b []byte, rest proto.Message, nums ...protowire.Number) (s structs, ok bool, err error) {
+// splitStructs reads message bufs's google.protobuf.Struct fields nums
+// (at most 3) as crudFromWire would and unmarshals the other fields into
+// rest with proto. ok is false where a Struct needs proto's reading (see
+// wire.ReadMessageStructs) or a field of nums comes more than once: read
+// bufs with proto then.
+func splitStructs(bufs [][]byte, rest proto.Message, o wire.UnmarshalOptions, nums ...protowire.Number) (s wire.MessageStructs, ok bool, err error) {
 	buf := restBuffers.Get().(*[]byte)
 	defer func() {
 		*buf = (*buf)[:0]
 		restBuffers.Put(buf)
 	}()
-	other := *buf
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return structs{}, false, nil
-		}
-		m := protowire.ConsumeFieldValue(num, typ, b[n:])
-		if m < 0 {
-			return structs{}, false, nil
-		}
-		i := slices.Index(nums, num)
-		if i < 0 {
-			other = append(other, b[:n+m]...)
-			b = b[n+m:]
-			continue
-		}
-		if typ != protowire.BytesType || s.seen[i] {
-			return structs{}, false, nil
-		}
-		content, _ := protowire.ConsumeBytes(b[n:])
-		if s.maps[i], ok = wire.ReadMapBytes(content, crudReadOption); !ok {
-			return structs{}, false, nil
-		}
-		s.seen[i] = true
-		b = b[n+m:]
-	}
+	s, other, ok := wire.ReadMessageStructs(bufs, *buf, o, nums, nil)
 	*buf = other
+	if !ok {
+		return s, false, nil
+	}
 	return s, true, proto.Unmarshal(other, rest)
 }
 
@@ -130,51 +146,54 @@ func splitStructs(b []byte, rest proto.Message, nums ...protowire.Number) (s str
 // were read from the bytes, and req holds the other fields; otherwise req
 // is the whole request, read by proto.
 type checkIn struct {
+	frames
 	req        pulumirpc.CheckRequest
 	olds, news property.Map
 	raw        bool
 }
 
-func (c *checkIn) decode(b []byte) error {
-	s, ok, err := splitStructs(b, &c.req, checkOlds, checkNews)
+func (c *checkIn) decode(b [][]byte) error {
+	s, ok, err := splitStructs(b, &c.req, crudReadOption, checkOlds, checkNews)
 	if !ok {
-		return proto.Unmarshal(b, &c.req)
+		return protoDecode(b, &c.req)
 	}
-	c.olds, c.news, c.raw = s.maps[0], s.maps[1], true
+	c.olds, c.news, c.raw = s.Maps[0], s.Maps[1], true
 	return err
 }
 
 // createIn is a CreateRequest as crudCodec reads it, as checkIn.
 type createIn struct {
+	frames
 	req    pulumirpc.CreateRequest
 	inputs property.Map
 	raw    bool
 }
 
-func (c *createIn) decode(b []byte) error {
-	s, ok, err := splitStructs(b, &c.req, createInputs)
+func (c *createIn) decode(b [][]byte) error {
+	s, ok, err := splitStructs(b, &c.req, crudReadOption, createInputs)
 	if !ok {
-		return proto.Unmarshal(b, &c.req)
+		return protoDecode(b, &c.req)
 	}
-	c.inputs, c.raw = s.maps[0], true
+	c.inputs, c.raw = s.Maps[0], true
 	return err
 }
 
 // diffIn is a DiffRequest as crudCodec reads it, as checkIn; oldInputs
 // are the old outputs where the request has none, as Diff reads them.
 type diffIn struct {
+	frames
 	req                         pulumirpc.DiffRequest
 	oldOutputs, oldInputs, news property.Map
 	raw                         bool
 }
 
-func (c *diffIn) decode(b []byte) error {
-	s, ok, err := splitStructs(b, &c.req, diffOlds, diffOldInputs, diffNews)
+func (c *diffIn) decode(b [][]byte) error {
+	s, ok, err := splitStructs(b, &c.req, crudReadOption, diffOlds, diffOldInputs, diffNews)
 	if !ok {
-		return proto.Unmarshal(b, &c.req)
+		return protoDecode(b, &c.req)
 	}
-	c.oldOutputs, c.oldInputs, c.news, c.raw = s.maps[0], s.maps[1], s.maps[2], true
-	if !s.seen[1] {
+	c.oldOutputs, c.oldInputs, c.news, c.raw = s.Maps[0], s.Maps[1], s.Maps[2], true
+	if !s.Seen[1] {
 		c.oldInputs = c.oldOutputs
 	}
 	return err
@@ -221,11 +240,13 @@ func (s *server) rawCreate(ctx context.Context, in *createIn) (any, error) {
 // appendValues appends m to the encoded response b as its Struct field
 // num, as toWire and proto would write it.
 func (s *server) appendValues(b []byte, num protowire.Number, m property.Map) (any, error) {
-	b, err := wire.AppendMapField(b, num, m, wire.MarshalOptions{Secrets: true, Resources: true, ByteStrings: s.byteStrings.Load()})
+	a := &rawAnswer{}
+	var err error
+	a.segs, err = wire.AppendMapFieldSegments(a.one[:0], b, num, m, wire.MarshalOptions{Secrets: true, Resources: true, ByteStrings: s.byteStrings.Load()})
 	if err != nil {
 		return nil, err
 	}
-	return rawAnswer(b), nil
+	return a, nil
 }
 
 // rawHandler serves method with call, on a request crudCodec reads.
@@ -235,10 +256,13 @@ func rawHandler[T any, PT interface {
 }](method string, call func(*server, context.Context, PT) (any, error)) grpc.MethodHandler {
 	return func(srv any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
 		in := PT(new(T))
+		s := srv.(*server)
+		if p, ok := any(in).(interface{ prepare(*server) }); ok {
+			p.prepare(s)
+		}
 		if err := dec(in); err != nil {
 			return nil, err
 		}
-		s := srv.(*server)
 		if interceptor == nil {
 			return call(s, ctx, in)
 		}
@@ -266,10 +290,13 @@ func registerServer(g *grpc.Server, s *server) {
 		case "Diff":
 			desc.Methods[i].Handler = rawHandler(pulumirpc.ResourceProvider_Diff_FullMethodName, (*server).rawDiff)
 			replaced++
+		case "Construct":
+			desc.Methods[i].Handler = rawHandler(pulumirpc.ResourceProvider_Construct_FullMethodName, (*server).rawConstruct)
+			replaced++
 		}
 	}
-	if replaced != 3 {
-		panic(fmt.Sprintf("host: ResourceProvider has %d of the methods Check, Create and Diff", replaced))
+	if replaced != 4 {
+		panic(fmt.Sprintf("host: ResourceProvider has %d of the methods Check, Create, Diff and Construct", replaced))
 	}
 	g.RegisterService(&desc, s)
 }

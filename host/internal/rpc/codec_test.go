@@ -5,8 +5,11 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -89,7 +92,7 @@ func rawAnswerOf(t *testing.T, got any, err error, resp proto.Message) string {
 	if m, ok := got.(proto.Message); ok {
 		return answer(t, m, nil)
 	}
-	if perr := proto.Unmarshal(got.(rawAnswer), resp); perr != nil {
+	if perr := proto.Unmarshal(slices.Concat(got.(*rawAnswer).segs...), resp); perr != nil {
 		t.Fatalf("the raw answer %x is not a %T: %v", got, resp, perr)
 	}
 	return answer(t, resp, nil)
@@ -169,7 +172,7 @@ func TestCrudCodecMatchesProto(t *testing.T) {
 				var viaProto pulumirpc.CheckRequest
 				perr := proto.Unmarshal(b, &viaProto)
 				var in checkIn
-				rerr := in.decode(b)
+				rerr := in.decode(pieces(b, 7))
 				if fmt.Sprint(perr) != fmt.Sprint(rerr) {
 					t.Fatalf("decoding Check: proto %v, raw %v", perr, rerr)
 				}
@@ -191,7 +194,7 @@ func TestCrudCodecMatchesProto(t *testing.T) {
 				var viaProtoCreate pulumirpc.CreateRequest
 				perr = proto.Unmarshal(b, &viaProtoCreate)
 				var cin createIn
-				if rerr := cin.decode(b); fmt.Sprint(perr) != fmt.Sprint(rerr) {
+				if rerr := cin.decode(pieces(b, 5)); fmt.Sprint(perr) != fmt.Sprint(rerr) {
 					t.Fatalf("decoding Create: proto %v, raw %v", perr, rerr)
 				}
 				if perr != nil {
@@ -213,7 +216,7 @@ func TestCrudCodecMatchesProto(t *testing.T) {
 					var viaProtoDiff pulumirpc.DiffRequest
 					perr = proto.Unmarshal(b, &viaProtoDiff)
 					var din diffIn
-					if rerr := din.decode(b); fmt.Sprint(perr) != fmt.Sprint(rerr) {
+					if rerr := din.decode(pieces(b, 1<<20)); fmt.Sprint(perr) != fmt.Sprint(rerr) {
 						t.Fatalf("decoding Diff: proto %v, raw %v", perr, rerr)
 					}
 					if perr != nil {
@@ -243,5 +246,127 @@ func TestCrudCodecMatchesProto(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// pieces splits b into pieces of size bytes, as gRPC hands a codec a
+// message it received in frames.
+func pieces(b []byte, size int) [][]byte {
+	var out [][]byte
+	for len(b) > size {
+		out = append(out, b[:size])
+		b = b[size:]
+	}
+	return append(out, b)
+}
+
+// A Construct read by crudCodec gives the request FromConstructRequest
+// gives, without a structpb copy of its inputs in the message, read whole
+// or in pieces; what the raw path cannot read goes to proto.
+func TestConstructCodecMatchesProto(t *testing.T) {
+	t.Parallel()
+	inputs := property.NewMap(map[string]property.Value{
+		"title":   property.New("hello"),
+		"secret":  property.New(strings.Repeat("s", 70<<10)).WithSecret(true),
+		"content": property.New(strings.Repeat("c", 70<<10)),
+		"pages":   property.New([]property.Value{property.New("a"), property.New(property.Computed)}),
+		"ref":     property.New(property.ResourceReference{URN: "urn:pulumi:dev::p::test:index:Thing::t", ID: property.New("i-1")}),
+		"dep":     property.New("x").WithDependencies([]urn.URN{"urn:pulumi:dev::p::test:index:Thing::u"}),
+	})
+	st, err := wire.MarshalMap(inputs, wire.MarshalOptions{Secrets: true, Resources: true, OutputValues: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &pulumirpc.ConstructRequest{Project: "p", Stack: "dev", Type: "test:index:Site", Name: "s", Parent: "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev",
+		Inputs: st, InputDependencies: map[string]*pulumirpc.ConstructRequest_PropertyDependencies{"title": {Urns: []string{"urn:pulumi:dev::p::test:index:Thing::v"}}},
+		Config: map[string]string{"p:a": "b"}, ConfigSecretKeys: []string{"p:a"}, MonitorEndpoint: "127.0.0.1:1"}
+	b, err := proto.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := FromConstructRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{3, 16 << 10, len(b)} {
+		var in constructIn
+		if err := in.decode(pieces(b, size)); err != nil {
+			t.Fatal(err)
+		}
+		if !in.raw || in.req.Inputs != nil {
+			t.Fatalf("pieces of %d: raw %v, inputs left in the message: %v", size, in.raw, in.req.Inputs != nil)
+		}
+		got, err := constructRequest(&in.req, in.inputs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("pieces of %d:\n got: %#v\nwant: %#v", size, got, want)
+		}
+	}
+	// A bridged component reads the whole request; so does proto where
+	// the inputs are twice.
+	in := constructIn{bridged: func(token string) bool { return token == "test:index:Site" }}
+	if err := in.decode(pieces(b, 100)); err != nil || in.raw || !proto.Equal(&in.req, req) {
+		t.Fatalf("bridged: raw %v, err %v, same request %v", in.raw, err, proto.Equal(&in.req, req))
+	}
+	twice := protowire.AppendBytes(protowire.AppendTag(slices.Clone(b), constructInputs, protowire.BytesType), nil)
+	in = constructIn{}
+	if err := in.decode(pieces(twice, 100)); err != nil || in.raw {
+		t.Fatalf("inputs twice: raw %v, err %v", in.raw, err)
+	}
+}
+
+// A large value is copied once on crudCodec's path: out of the request's
+// frames into the input, which Create's answer sends from the input's own
+// memory, plain or secret; the answer is still the proto path's.
+func TestLargeValuesAreNotCopiedIntoAnswers(t *testing.T) {
+	t.Parallel()
+	p := core.New("test")
+	if err := p.SetSchema([]byte(codecSchema)); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.AddResource("test:index:Thing", codecThing{}, core.NoSignature); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(p)
+	ctx := context.Background()
+	inputs := property.NewMap(map[string]property.Value{
+		"name":     property.New(strings.Repeat("n", 100<<10)),
+		"password": property.New(strings.Repeat("p", 100<<10)).WithSecret(true),
+	})
+	create := &pulumirpc.CreateRequest{Urn: "urn:pulumi:dev::p::test:index:Thing::t", Name: "t", Type: "test:index:Thing", Properties: codecStruct(t, inputs)}
+	b, err := proto.Marshal(create)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in createIn
+	if err := in.decode(pieces(b, 16<<10)); err != nil || !in.raw {
+		t.Fatalf("decode: raw %v, %v", in.raw, err)
+	}
+	got, err := s.rawCreate(ctx, &in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs := got.(*rawAnswer).segs
+	for _, k := range []string{"name", "password"} {
+		value := in.inputs.Get(k).AsString()
+		shared := false
+		for _, seg := range segs {
+			shared = shared || len(seg) == len(value) && unsafe.SliceData(seg) == unsafe.StringData(value)
+		}
+		if !shared {
+			t.Errorf("the answer copied %s (%d segments)", k, len(segs))
+		}
+	}
+	want, err := s.Create(ctx, create)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := rawAnswerOf(t, got, nil, &pulumirpc.CreateResponse{}), answer(t, want, nil); g != w {
+		t.Errorf("raw answer differs from proto's")
 	}
 }

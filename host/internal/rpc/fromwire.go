@@ -30,6 +30,13 @@ import (
 // parsed, and the stack, its secret configuration marked. What does not
 // read is the user's mistake.
 func FromConstructRequest(req *pulumirpc.ConstructRequest) (core.ConstructRequest, error) {
+	inputs, err := wire.UnmarshalMap(req.GetInputs(), programValues)
+	return constructRequest(req, inputs, err)
+}
+
+// constructRequest reads req, whose inputs, or why they do not read, are
+// inputs and inputsErr.
+func constructRequest(req *pulumirpc.ConstructRequest, inputs property.Map, inputsErr error) (core.ConstructRequest, error) {
 	o := monitorclient.ResourceOptions{
 		Protect:                 req.Protect,
 		AdditionalSecretOutputs: req.GetAdditionalSecretOutputs(),
@@ -46,7 +53,6 @@ func FromConstructRequest(req *pulumirpc.ConstructRequest) (core.ConstructReques
 	}
 	// The values, then the URNs; what does not read is reported in this
 	// order: the inputs, a provider reference, the replacement trigger.
-	inputs, inputsErr := wire.UnmarshalMap(req.GetInputs(), programValues)
 	trigger, triggerErr := wire.UnmarshalValue("replacementTrigger", req.GetReplacementTrigger(), programValues)
 	o.Dependencies, o.ReplaceWith = wire.URNs(req.GetDependencies()), wire.URNs(req.GetReplaceWith())
 	deps := map[string][]urn.URN{}
