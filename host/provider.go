@@ -8,6 +8,7 @@ import (
 	"runtime"
 
 	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/goschema"
 	"github.com/polyhost/polyhost/host/internal/rpc"
 	"github.com/polyhost/polyhost/host/schema"
 )
@@ -109,10 +110,10 @@ func (p *Provider) Schema() *schema.Package { return p.core.Schema() }
 func (p *Provider) Close() error { return p.core.Close() }
 
 // Docs supplies the descriptions reflection cannot see, for [SchemaFromTypes].
-type Docs = core.Docs
+type Docs = goschema.Docs
 
 // ValueDocs is a [Docs] that also reads the doc comments of constants.
-type ValueDocs = core.ValueDocs
+type ValueDocs = goschema.ValueDocs
 
 // Annotator is what an [Annotated] struct's Annotate method is given, to
 // describe the struct and its fields and set defaults of optional fields:
@@ -121,10 +122,10 @@ type ValueDocs = core.ValueDocs
 //		a.Describe(&c.Endpoint, "Where the vault listens.")
 //		a.SetDefault(&c.Password, nil, "VAULT_PASSWORD") // from the environment
 //	}
-type Annotator = core.Annotator
+type Annotator = goschema.Annotator
 
 // Annotated is a struct whose pointer has an Annotate method.
-type Annotated = core.Annotated
+type Annotated = goschema.Annotated
 
 // SchemaFromTypes builds the schema of package name, in YAML, from the Go
 // types of opts' registrations; docs may be nil.

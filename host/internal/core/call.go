@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/goschema"
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -20,7 +21,7 @@ type Method func(ctx context.Context, self *Component, args property.Map) (prope
 
 // singleResultKey is where a method that returns a single value (not a
 // struct) puts it, the key the Pulumi SDKs use.
-const singleResultKey = "res"
+const singleResultKey = goschema.SingleResultKey
 
 // encodeResult encodes a method's result: a struct field by field, anything
 // else under singleResultKey.

@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/internal/goschema"
 	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -58,8 +59,8 @@ type definition struct {
 	methods         map[string]Method
 	functions       map[string]Function
 	contracts       map[string]contract                                  // the schema's of each token, set by Finish
-	signatures      map[string]signature                                 // Go types per component, method, function and typed resource token
-	configSignature *signature                                           // the configuration's Go type, from WithConfig
+	signatures      map[string]goschema.Signature                        // Go types per component, method, function and typed resource token
+	configSignature *goschema.Signature                                  // the configuration's Go type, from WithConfig
 	bridged         map[string]Bridged                                   // tokens served with the Go SDK (host/gosdk)
 	refTypes        map[reflect.Type]string                              // WithResourceRef: Go types of resources, to their token or $ref
 	onConfigure     func(ctx context.Context, config property.Map) error // WithConfig
@@ -84,7 +85,7 @@ func New(name string) *Provider {
 		resources:    map[string]custom.Resource{},
 		methods:      map[string]Method{},
 		functions:    map[string]Function{},
-		signatures:   map[string]signature{},
+		signatures:   map[string]goschema.Signature{},
 		bridged:      map[string]Bridged{},
 		refTypes:     map[reflect.Type]string{},
 		maxProcs:     defaultMaxProcs,

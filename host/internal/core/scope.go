@@ -59,10 +59,10 @@ func ConfigOf[C any](ctx context.Context) C {
 		return c
 	}
 	want := reflect.TypeFor[C]()
-	if sig := s.p.configSignature; sig == nil || sig.args != want {
+	if sig := s.p.configSignature; sig == nil || sig.Args != want {
 		configured := "there is none (host.WithConfig gives it)"
 		if sig != nil {
-			configured = "it is a " + sig.args.String() + " (host.WithConfig)"
+			configured = "it is a " + sig.Args.String() + " (host.WithConfig)"
 		}
 		panic(fmt.Sprintf("host.Config[%s]: the provider's configuration is not a %s: %s; property.Map reads it raw", want, want, configured))
 	}
