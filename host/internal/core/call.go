@@ -12,6 +12,7 @@ import (
 
 	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/internal/goschema"
+	"github.com/polyhost/polyhost/host/internal/redact"
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -109,7 +110,7 @@ func (p *Provider) call(ctx context.Context, req CallRequest, fn Method, monitor
 		return CallResponse{}, &diag.StepError{Token: req.Token, Step: "connect to the resource monitor", Err: dialErr}
 	}
 	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token,
-		pending: &sync.WaitGroup{}, secrets: secretsOf(req.Info.Config, p.Config()), inputSecrets: secretsOf(args)}
+		pending: &sync.WaitGroup{}, secrets: redact.Of(req.Info.Config, p.Config()), inputSecrets: redact.Of(args)}
 	resolved, err := self.Resolve(ctx, selfValue)
 	if err != nil {
 		return CallResponse{Failures: []diag.CheckFailure{{Property: "__self__", Reason: err.Error()}}}, nil
@@ -140,7 +141,7 @@ func (p *Provider) call(ctx context.Context, req CallRequest, fn Method, monitor
 	}
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
-	self.secrets = secretsOf(req.Info.Config, p.Config(), resolved.State)
+	self.secrets = redact.Of(req.Info.Config, p.Config(), resolved.State)
 	self.prio = p.constructs.Add(1)
 	if n := req.Info.Parallel; n > 0 {
 		p.window.grow(n)

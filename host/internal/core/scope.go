@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/internal/redact"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -101,7 +102,7 @@ func (h *engineHandler) Handle(ctx context.Context, r slog.Record) error {
 		writeAttr(&b, h.prefix, a)
 		return true
 	})
-	msg := secretsOf(slices.Concat(h.s.values, []property.Map{h.s.config.values})...).redact(b.String())
+	msg := redact.Of(slices.Concat(h.s.values, []property.Map{h.s.config.values})...).Redact(b.String())
 	h.s.p.Log(ctx, severityOf(r.Level), h.s.urn, msg)
 	return nil
 }
