@@ -14,16 +14,24 @@ import (
 )
 
 // Provider is a package's provider. Build one with [New].
-type Provider struct{ core *core.Provider }
+type Provider struct {
+	core *core.Provider
+	coreHandle
+}
 
-func init() { core.Of = func(p any) *core.Provider { return p.(*Provider).core } }
+// coreHandle gives the packages beside host (gosdk, hosttest, terraform)
+// a Provider's core through core.Of, with no name an author sees.
+type coreHandle = core.Handle
+
+// newProvider is the Provider around c.
+func newProvider(c *core.Provider) *Provider { return &Provider{c, core.HandleOf(c)} }
 
 // Option configures a [Provider].
 type Option func(*Provider) error
 
 // New builds the provider of package name.
 func New(name string, opts ...Option) (*Provider, error) {
-	p := &Provider{core.New(name)}
+	p := newProvider(core.New(name))
 	err := p.apply(opts)
 	if err == nil {
 		err = p.core.Finish()
@@ -130,7 +138,7 @@ type Annotated = goschema.Annotated
 // SchemaFromTypes builds the schema of package name, in YAML, from the Go
 // types of opts' registrations; docs may be nil.
 func SchemaFromTypes(name string, docs Docs, opts ...Option) ([]byte, error) {
-	p := &Provider{core.NewForSchema(name)}
+	p := newProvider(core.NewForSchema(name))
 	defer p.Close()
 	if err := p.apply(opts); err != nil {
 		return nil, err

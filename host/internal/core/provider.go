@@ -100,9 +100,26 @@ func newInstance(d *definition) *Provider {
 	return &Provider{definition: d, monitors: monitorclient.NewPool(), window: newWindow(0), config: &configState{}}
 }
 
-// Of is the core of a *host.Provider, for the packages beside host that
-// need it (gosdk's options, hosttest); package host sets it.
-var Of func(hostProvider any) *Provider
+// Handle hands a *host.Provider's core to the packages beside host that
+// need it (gosdk's options, hosttest, the Terraform backend): host.Provider
+// embeds it under an unexported name (an alias), which promotes its one
+// method, unexported, so only this package can call it, through Of.
+type Handle struct{ p *Provider }
+
+// HandleOf is the handle of p.
+func HandleOf(p *Provider) Handle { return Handle{p} }
+
+func (h Handle) coreProvider() *Provider { return h.p }
+
+// Of is the core of hostProvider, a *host.Provider (or anything else
+// embedding a Handle); nil for anything else.
+func Of(hostProvider any) *Provider {
+	h, ok := hostProvider.(interface{ coreProvider() *Provider })
+	if !ok {
+		return nil
+	}
+	return h.coreProvider()
+}
 
 // Fresh is a new instance of p, as a second process of the same plugin
 // would be.
