@@ -8,21 +8,30 @@ import (
 	"runtime"
 
 	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/goschema"
 	"github.com/polyhost/polyhost/host/internal/rpc"
 	"github.com/polyhost/polyhost/host/schema"
 )
 
 // Provider is a package's provider. Build one with [New].
-type Provider struct{ core *core.Provider }
+type Provider struct {
+	core *core.Provider
+	coreHandle
+}
 
-func init() { core.Of = func(p any) *core.Provider { return p.(*Provider).core } }
+// coreHandle gives the packages beside host (gosdk, hosttest, terraform)
+// a Provider's core through core.Of, with no name an author sees.
+type coreHandle = core.Handle
+
+// newProvider is the Provider around c.
+func newProvider(c *core.Provider) *Provider { return &Provider{c, core.HandleOf(c)} }
 
 // Option configures a [Provider].
 type Option func(*Provider) error
 
 // New builds the provider of package name.
 func New(name string, opts ...Option) (*Provider, error) {
-	p := &Provider{core.New(name)}
+	p := newProvider(core.New(name))
 	err := p.apply(opts)
 	if err == nil {
 		err = p.core.Finish()
@@ -109,10 +118,10 @@ func (p *Provider) Schema() *schema.Package { return p.core.Schema() }
 func (p *Provider) Close() error { return p.core.Close() }
 
 // Docs supplies the descriptions reflection cannot see, for [SchemaFromTypes].
-type Docs = core.Docs
+type Docs = goschema.Docs
 
 // ValueDocs is a [Docs] that also reads the doc comments of constants.
-type ValueDocs = core.ValueDocs
+type ValueDocs = goschema.ValueDocs
 
 // Annotator is what an [Annotated] struct's Annotate method is given, to
 // describe the struct and its fields and set defaults of optional fields:
@@ -121,15 +130,15 @@ type ValueDocs = core.ValueDocs
 //		a.Describe(&c.Endpoint, "Where the vault listens.")
 //		a.SetDefault(&c.Password, nil, "VAULT_PASSWORD") // from the environment
 //	}
-type Annotator = core.Annotator
+type Annotator = goschema.Annotator
 
 // Annotated is a struct whose pointer has an Annotate method.
-type Annotated = core.Annotated
+type Annotated = goschema.Annotated
 
 // SchemaFromTypes builds the schema of package name, in YAML, from the Go
 // types of opts' registrations; docs may be nil.
 func SchemaFromTypes(name string, docs Docs, opts ...Option) ([]byte, error) {
-	p := &Provider{core.NewForSchema(name)}
+	p := newProvider(core.NewForSchema(name))
 	defer p.Close()
 	if err := p.apply(opts); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/goschema"
 	"github.com/polyhost/polyhost/host/internal/typed"
 )
 
@@ -70,7 +71,7 @@ func WithConfig[C any](fn func(ctx context.Context, config C) error) Option {
 
 // EnumValue is a value of an enum type, a named type with a method
 // Values() []host.EnumValue[T].
-type EnumValue[T any] = core.EnumValue[T]
+type EnumValue[T any] = goschema.EnumValue[T]
 
 // Ref is a reference to a resource whose Go type is T, markers kept.
 type Ref[T any] = typed.Ref[T]
@@ -80,7 +81,7 @@ type Ref[T any] = typed.Ref[T]
 func WithResourceRef[T any](ref string) Option {
 	t := reflect.TypeFor[T]()
 	return func(p *Provider) error {
-		if err := core.CheckResourceRef(t, ref); err != nil {
+		if err := goschema.CheckResourceRef(t, ref); err != nil {
 			return err
 		}
 		return p.core.AddResourceRef(t, ref)

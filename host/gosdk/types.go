@@ -6,7 +6,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/goschema"
 )
 
 // The schema of a component or method written with the Go SDK is built
@@ -17,7 +17,7 @@ import (
 // described by the host as on the raw path; its Input interface and
 // Output type are that enum too.
 
-func init() { core.SDK = sdkType }
+func init() { goschema.SDK = sdkType }
 
 var (
 	resourceType       = reflect.TypeFor[pulumi.Resource]()
@@ -29,18 +29,18 @@ var (
 
 // sdkType says what t, a type of the Go SDK or of a generated SDK, stands
 // for; ok is false for any other type.
-func sdkType(t reflect.Type) (core.SDKType, bool) {
+func sdkType(t reflect.Type) (goschema.SDKType, bool) {
 	switch {
 	case t.Kind() == reflect.Struct && reflect.PointerTo(t).Implements(resourceType):
-		return core.SDKType{Resource: t}, true
+		return goschema.SDKType{Resource: t}, true
 	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct && t.Implements(resourceType):
-		return core.SDKType{Resource: t.Elem()}, true
+		return goschema.SDKType{Resource: t.Elem()}, true
 	case t.Implements(archiveType) || t == reflect.TypeFor[pulumi.ArchiveInput]() || t == reflect.TypeFor[pulumi.ArchiveOutput]():
-		return core.SDKType{Builtin: "archive"}, true
+		return goschema.SDKType{Builtin: "archive"}, true
 	case t.Implements(assetOrArchiveType):
-		return core.SDKType{Builtin: "asset"}, true
+		return goschema.SDKType{Builtin: "asset"}, true
 	case t.Kind() == reflect.Interface && (t == anyInputTypes[0] || t == anyInputTypes[1]):
-		return core.SDKType{Builtin: "any"}, true
+		return goschema.SDKType{Builtin: "any"}, true
 	case t.Kind() == reflect.Pointer:
 		st, ok := sdkType(t.Elem())
 		if ok && st.Elem != nil {
@@ -50,13 +50,13 @@ func sdkType(t reflect.Type) (core.SDKType, bool) {
 	case t.Kind() != reflect.Interface && t.Implements(inputType):
 		// An Output, or a concrete Input (pulumi.String, a generated
 		// SDK's args): its zero value says its element type.
-		if et, ok := elementType(t); ok && et == t && core.IsEnum(t) {
+		if et, ok := elementType(t); ok && et == t && goschema.IsEnum(t) {
 			// An enum: the host reads its Values, as on the raw path. A
 			// generated SDK's enum declares none (its values are
 			// constants, which reflection cannot list): a plain string.
-			return core.SDKType{}, false
+			return goschema.SDKType{}, false
 		} else if ok && et == t && t.Kind() == reflect.String { // pulumi.ID, pulumi.URN
-			return core.SDKType{Elem: reflect.TypeFor[string]()}, true
+			return goschema.SDKType{Elem: reflect.TypeFor[string]()}, true
 		} else if ok && et != t {
 			return elemOf(et)
 		}
@@ -72,19 +72,19 @@ func sdkType(t reflect.Type) (core.SDKType, bool) {
 			}
 		}
 	}
-	return core.SDKType{}, false
+	return goschema.SDKType{}, false
 }
 
 // elemOf is an element type, which may itself be the SDK's (an asset, a
 // resource).
-func elemOf(t reflect.Type) (core.SDKType, bool) {
+func elemOf(t reflect.Type) (goschema.SDKType, bool) {
 	if st, ok := sdkType(t); ok && (st.Builtin != "" || st.Resource != nil) {
 		return st, true
 	}
 	if t.Kind() == reflect.Interface && t.NumMethod() == 0 {
-		return core.SDKType{Builtin: "any"}, true
+		return goschema.SDKType{Builtin: "any"}, true
 	}
-	return core.SDKType{Elem: t}, true
+	return goschema.SDKType{Elem: t}, true
 }
 
 // elementType is what ElementType says on t's zero value; ok is false if

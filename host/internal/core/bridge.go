@@ -12,6 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/goschema"
 )
 
 // Tokens served with the Go SDK (host/gosdk) are bridged: the Go SDK's
@@ -50,7 +51,7 @@ func (p *Provider) AddBridged(token string, b Bridged) error {
 	}
 	p.bridged[token] = b
 	if b.Args != nil {
-		p.signatures[token] = signature{args: b.Args, result: b.Result, fn: b.Fn}
+		p.signatures[token] = goschema.Signature{Args: b.Args, Result: b.Result, Fn: b.Fn}
 	}
 	return nil
 }
@@ -60,13 +61,6 @@ func (p *Provider) BridgedConstruct(token string) BridgeConstruct { return p.bri
 
 // BridgedCall is the Go SDK's server of method token, if any.
 func (p *Provider) BridgedCall(token string) BridgeCall { return p.bridged[token].Call }
-
-// IsEnum reports whether t is an enum as the host reads one: a named type
-// with func (T) Values() []host.EnumValue[T].
-func IsEnum(t reflect.Type) bool {
-	_, ok := enumValues(t)
-	return ok
-}
 
 // serves reports whether token is already served as a component or method.
 func (p *Provider) serves(token string) bool {

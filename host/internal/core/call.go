@@ -11,6 +11,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/goschema"
+	"github.com/polyhost/polyhost/host/internal/redact"
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -20,7 +22,7 @@ type Method func(ctx context.Context, self *Component, args property.Map) (prope
 
 // singleResultKey is where a method that returns a single value (not a
 // struct) puts it, the key the Pulumi SDKs use.
-const singleResultKey = "res"
+const singleResultKey = goschema.SingleResultKey
 
 // encodeResult encodes a method's result: a struct field by field, anything
 // else under singleResultKey.
@@ -108,7 +110,7 @@ func (p *Provider) call(ctx context.Context, req CallRequest, fn Method, monitor
 		return CallResponse{}, &diag.StepError{Token: req.Token, Step: "connect to the resource monitor", Err: dialErr}
 	}
 	self := &Component{info: req.Info, provider: p, monitor: monitor, inputs: args, token: req.Token,
-		pending: &sync.WaitGroup{}, secrets: secretsOf(req.Info.Config, p.Config()), inputSecrets: secretsOf(args)}
+		pending: &sync.WaitGroup{}, secrets: redact.Of(req.Info.Config, p.Config()), inputSecrets: redact.Of(args)}
 	resolved, err := self.Resolve(ctx, selfValue)
 	if err != nil {
 		return CallResponse{Failures: []diag.CheckFailure{{Property: "__self__", Reason: err.Error()}}}, nil
@@ -139,7 +141,7 @@ func (p *Provider) call(ctx context.Context, req CallRequest, fn Method, monitor
 	}
 	// A state secret read into a plain Go value is secret again in results
 	// and children's inputs.
-	self.secrets = secretsOf(req.Info.Config, p.Config(), resolved.State)
+	self.secrets = redact.Of(req.Info.Config, p.Config(), resolved.State)
 	self.prio = p.constructs.Add(1)
 	if n := req.Info.Parallel; n > 0 {
 		p.window.grow(n)

@@ -13,6 +13,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/redact"
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -86,11 +87,11 @@ type Component struct {
 	// state): handed over with their markers, a value read out of them as
 	// plain text is marked again where it reappears. Defence in depth;
 	// arguments are covered by secretArgs.
-	secrets *matcher
+	secrets *redact.Matcher
 	// inputSecrets are those of the inputs alone. Only these refuse a child
 	// name: a stack's secret config ("prod") may well be part of an
 	// unrelated name.
-	inputSecrets *matcher
+	inputSecrets *redact.Matcher
 	// secretArgs are the argument paths whose secrets were decoded into
 	// plain Go values. If any, everything the component registers or
 	// returns is secret: the host cannot tell what was computed from them.
@@ -165,15 +166,15 @@ func (c *Component) Register(ctx context.Context, req monitorclient.RegisterReso
 // not looked for there.
 func (c *Component) checkName(step, typ, name string) error {
 	public := publicSpans(name, c.name)
-	for _, o := range c.inputSecrets.occurrences(name) {
-		if slices.ContainsFunc(public, func(p span) bool { return p.start <= o.start && o.end <= p.end }) {
+	for _, o := range c.inputSecrets.Occurrences(name) {
+		if slices.ContainsFunc(public, func(p redact.Span) bool { return p.Start <= o.Start && o.End <= p.End }) {
 			continue
 		}
-		if o.end-o.start < minSecretLen && !standsAlone(name, o.span) {
+		if o.End-o.Start < redact.MinLen && !standsAlone(name, o.Span) {
 			continue // a short key inside a word ("a" in "pages") is not it
 		}
 		what := "a secret input"
-		if o.key {
+		if o.Key {
 			what = "a key of a secret map (make the map's values secret, not the map)"
 		}
 		return c.stepError(step+" "+typ, fmt.Errorf("the child's name contains %s, and resource names are stored in plaintext (in the URN)", what))
@@ -183,22 +184,22 @@ func (c *Component) checkName(step, typ, name string) error {
 
 // standsAlone reports whether sp of s is a word of its own: no letter or
 // digit right before or after it.
-func standsAlone(s string, sp span) bool {
+func standsAlone(s string, sp redact.Span) bool {
 	alnum := func(b byte) bool { return 'a' <= b|0x20 && b|0x20 <= 'z' || '0' <= b && b <= '9' }
-	return (sp.start == 0 || !alnum(s[sp.start-1])) && (sp.end == len(s) || !alnum(s[sp.end]))
+	return (sp.Start == 0 || !alnum(s[sp.Start-1])) && (sp.End == len(s) || !alnum(s[sp.End]))
 }
 
 // publicSpans are the places s holds the text of name (not empty), ASCII
 // case aside, as the matcher finds secrets.
-func publicSpans(s, name string) []span {
-	s, name = lowerASCII(s), lowerASCII(name) // byte for byte: the spans hold
-	var out []span
+func publicSpans(s, name string) []redact.Span {
+	s, name = redact.LowerASCII(s), redact.LowerASCII(name) // byte for byte: the spans hold
+	var out []redact.Span
 	for i := 0; name != "" && i <= len(s)-len(name); {
 		j := strings.Index(s[i:], name)
 		if j < 0 {
 			break
 		}
-		out = append(out, span{i + j, i + j + len(name)})
+		out = append(out, redact.Span{Start: i + j, End: i + j + len(name)})
 		i += j + 1
 	}
 	return out
@@ -311,7 +312,7 @@ func (c *Component) markSecrets(m property.Map) property.Map {
 	if len(c.secretArgs) > 0 {
 		return allSecret(m)
 	}
-	return c.secrets.mark(m)
+	return c.secrets.Mark(m)
 }
 
 // allSecret marks every value of m secret.

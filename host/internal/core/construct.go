@@ -8,6 +8,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/redact"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -67,7 +68,7 @@ func (p *Provider) construct(ctx context.Context, req ConstructRequest) (Constru
 		token: req.Type, typ: req.Type, name: req.Name, urn: own.URN,
 		inputs: req.Inputs, opts: o, info: req.Info,
 		provider: p, monitor: monitor, pending: &sync.WaitGroup{},
-		secrets: secretsOf(req.Info.Config, p.Config()), inputSecrets: secretsOf(req.Inputs),
+		secrets: redact.Of(req.Info.Config, p.Config()), inputSecrets: redact.Of(req.Inputs),
 	}
 	c.prio = p.constructs.Add(1)
 	if n := req.Info.Parallel; n > 0 {

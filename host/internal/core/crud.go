@@ -11,6 +11,7 @@ import (
 
 	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/redact"
 	"github.com/polyhost/polyhost/host/schema"
 )
 
@@ -481,7 +482,7 @@ func (p *Provider) previewOutputs(token string, inputs property.Map) property.Ma
 // secret: a backend that marks its secrets, and forgets one it copied
 // (into a URL, say), leaks nothing.
 func (p *Provider) secretOutputs(token string, inputs, outputs property.Map, oldInputs ...property.Map) property.Map {
-	return secretsOf(append(oldInputs, inputs, p.Config())...).mark(p.markedOutputs(token, inputs, outputs, oldInputs...))
+	return redact.Of(append(oldInputs, inputs, p.Config())...).Mark(p.markedOutputs(token, inputs, outputs, oldInputs...))
 }
 
 // markedOutputs are outputs marked by provenance, as secretOutputs says.

@@ -6,6 +6,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/redact"
 )
 
 // Function serves a provider function with its arguments raw.
@@ -85,5 +86,5 @@ func (p *Provider) invoke(ctx context.Context, token string, args property.Map) 
 	}
 	// What it computed from a secret argument or configuration value,
 	// it may have copied into a plain result.
-	return InvokeResponse{Return: secretsOf(args, p.Config()).mark(ret)}, err
+	return InvokeResponse{Return: redact.Of(args, p.Config()).Mark(ret)}, err
 }

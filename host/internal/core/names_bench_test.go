@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/internal/redact"
 )
 
 // BenchmarkChildNames is the name check of a Site with n secret pages:
@@ -37,7 +39,7 @@ func BenchmarkChildNames(b *testing.B) {
 				var build, check time.Duration
 				for b.Loop() {
 					start := time.Now()
-					c := &Component{name: "site-pages", urn: "urn:pulumi:dev::p::sitekit:index:PageSet::site-pages", inputSecrets: secretsOf(inputs)}
+					c := &Component{name: "site-pages", urn: "urn:pulumi:dev::p::sitekit:index:PageSet::site-pages", inputSecrets: redact.Of(inputs)}
 					built := time.Now()
 					for _, name := range names {
 						if err := c.checkName("register child", "sitekit:index:BucketObject", name); (err != nil) != secretMap {

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/polyhost/polyhost/host/internal/redact"
 )
 
 // A child's name is stored in plaintext: one holding a key of a secret
@@ -14,7 +16,7 @@ func TestCheckNameRefusesShortSecretKeys(t *testing.T) {
 	inputs := property.NewMap(map[string]property.Value{
 		"pages": property.New(map[string]property.Value{"a": property.New("<p>A</p>")}).WithSecret(true),
 	})
-	c := &Component{name: "site", inputSecrets: secretsOf(inputs)}
+	c := &Component{name: "site", inputSecrets: redact.Of(inputs)}
 	if err := c.checkName("register child", "t:index:Page", "site-a"); err == nil {
 		t.Error(`child "site-a" of a secret map with key "a" is not refused`)
 	}
@@ -28,10 +30,10 @@ func TestCheckNameRefusesShortSecretKeys(t *testing.T) {
 			t.Errorf(`child %q: %v (a short key counts only as a word of its own)`, name, err)
 		}
 	}
-	if got := c.inputSecrets.redact("a bad name"); got != "a bad name" {
+	if got := c.inputSecrets.Redact("a bad name"); got != "a bad name" {
 		t.Errorf("redact garbles a message with a short key: %q", got)
 	}
-	if c.inputSecrets.within("a bad name") {
+	if c.inputSecrets.Within("a bad name") {
 		t.Error("a short key counts as a secret text within a string")
 	}
 }
@@ -42,7 +44,7 @@ func TestCheckNameRefusesShortSecretKeys(t *testing.T) {
 func TestCheckNameSkipsTheComponentsNameInAnyCase(t *testing.T) {
 	t.Parallel()
 	inputs := property.NewMap(map[string]property.Value{"token": property.New("bad").WithSecret(true)})
-	c := &Component{name: "Bad-site", inputSecrets: secretsOf(inputs)}
+	c := &Component{name: "Bad-site", inputSecrets: redact.Of(inputs)}
 	if err := c.checkName("register child", "t:index:Page", "bad-site-x"); err != nil {
 		t.Errorf(`child "bad-site-x" of component "Bad-site": %v`, err)
 	}
@@ -51,7 +53,7 @@ func TestCheckNameSkipsTheComponentsNameInAnyCase(t *testing.T) {
 	}
 	// A Z folds too.
 	inputs = property.NewMap(map[string]property.Value{"token": property.New("zoo").WithSecret(true)})
-	c = &Component{name: "ZOO-site", inputSecrets: secretsOf(inputs)}
+	c = &Component{name: "ZOO-site", inputSecrets: redact.Of(inputs)}
 	if err := c.checkName("register child", "t:index:Page", "zoo-site-x"); err != nil {
 		t.Errorf(`child "zoo-site-x" of component "ZOO-site": %v`, err)
 	}

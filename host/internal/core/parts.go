@@ -125,7 +125,7 @@ func child(m *yaml.Node, key string, kind yaml.Kind) *yaml.Node {
 		return v
 	}
 	v := &yaml.Node{Kind: kind}
-	add(m, key, v)
+	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, v)
 	return v
 }
 

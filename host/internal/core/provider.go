@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/internal/goschema"
 	"github.com/polyhost/polyhost/host/schema"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -58,8 +59,8 @@ type definition struct {
 	methods         map[string]Method
 	functions       map[string]Function
 	contracts       map[string]contract                                  // the schema's of each token, set by Finish
-	signatures      map[string]signature                                 // Go types per component, method, function and typed resource token
-	configSignature *signature                                           // the configuration's Go type, from WithConfig
+	signatures      map[string]goschema.Signature                        // Go types per component, method, function and typed resource token
+	configSignature *goschema.Signature                                  // the configuration's Go type, from WithConfig
 	bridged         map[string]Bridged                                   // tokens served with the Go SDK (host/gosdk)
 	refTypes        map[reflect.Type]string                              // WithResourceRef: Go types of resources, to their token or $ref
 	onConfigure     func(ctx context.Context, config property.Map) error // WithConfig
@@ -84,7 +85,7 @@ func New(name string) *Provider {
 		resources:    map[string]custom.Resource{},
 		methods:      map[string]Method{},
 		functions:    map[string]Function{},
-		signatures:   map[string]signature{},
+		signatures:   map[string]goschema.Signature{},
 		bridged:      map[string]Bridged{},
 		refTypes:     map[reflect.Type]string{},
 		maxProcs:     defaultMaxProcs,
@@ -99,9 +100,26 @@ func newInstance(d *definition) *Provider {
 	return &Provider{definition: d, monitors: monitorclient.NewPool(), window: newWindow(0), config: &configState{}}
 }
 
-// Of is the core of a *host.Provider, for the packages beside host that
-// need it (gosdk's options, hosttest); package host sets it.
-var Of func(hostProvider any) *Provider
+// Handle hands a *host.Provider's core to the packages beside host that
+// need it (gosdk's options, hosttest, the Terraform backend): host.Provider
+// embeds it under an unexported name (an alias), which promotes its one
+// method, unexported, so only this package can call it, through Of.
+type Handle struct{ p *Provider }
+
+// HandleOf is the handle of p.
+func HandleOf(p *Provider) Handle { return Handle{p} }
+
+func (h Handle) coreProvider() *Provider { return h.p }
+
+// Of is the core of hostProvider, a *host.Provider (or anything else
+// embedding a Handle); nil for anything else.
+func Of(hostProvider any) *Provider {
+	h, ok := hostProvider.(interface{ coreProvider() *Provider })
+	if !ok {
+		return nil
+	}
+	return h.coreProvider()
+}
 
 // Fresh is a new instance of p, as a second process of the same plugin
 // would be.

@@ -10,6 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/polyhost/polyhost/host/custom"
+	"github.com/polyhost/polyhost/host/internal/goschema"
 	"github.com/polyhost/polyhost/host/internal/typed"
 )
 
@@ -21,7 +22,7 @@ import (
 type Constructor func(ctx context.Context, c *Component) (property.Map, error)
 
 // SignatureOf is the signature of fn, which takes A and returns R.
-func SignatureOf[A, R any](fn any) signature { return signatureOf[A, R](fn) }
+func SignatureOf[A, R any](fn any) goschema.Signature { return goschema.SignatureOf[A, R](fn) }
 
 // NewConstructor builds a component with fn, its inputs decoded into A
 // and its outputs encoded from O.
@@ -82,7 +83,7 @@ func runTyped[A, R any](raw property.Map, lostSecret func(paths []string), fn fu
 
 // AddComponent serves component token with ctor, written with the Go
 // types of sig.
-func (p *Provider) AddComponent(token string, sig signature, ctor Constructor) error {
+func (p *Provider) AddComponent(token string, sig goschema.Signature, ctor Constructor) error {
 	if p.serves(token) {
 		return fmt.Errorf("component %s registered twice", token)
 	}
@@ -92,7 +93,7 @@ func (p *Provider) AddComponent(token string, sig signature, ctor Constructor) e
 }
 
 // AddMethod serves method token ("pkg:module:Type/method") with m.
-func (p *Provider) AddMethod(token string, sig signature, m Method) error {
+func (p *Provider) AddMethod(token string, sig goschema.Signature, m Method) error {
 	if p.serves(token) {
 		return fmt.Errorf("method %s registered twice", token)
 	}
@@ -105,7 +106,7 @@ func (p *Provider) AddMethod(token string, sig signature, m Method) error {
 }
 
 // AddFunction serves function token with f.
-func (p *Provider) AddFunction(token string, sig signature, f Function) error {
+func (p *Provider) AddFunction(token string, sig goschema.Signature, f Function) error {
 	if _, dup := p.functions[token]; dup {
 		return fmt.Errorf("function %s registered twice", token)
 	}
@@ -116,12 +117,12 @@ func (p *Provider) AddFunction(token string, sig signature, f Function) error {
 
 // AddResource serves custom resource token with r; sig, if it has types,
 // says its inputs and state (host.WithTypedResource, WithRawResource).
-func (p *Provider) AddResource(token string, r custom.Resource, sig signature) error {
+func (p *Provider) AddResource(token string, r custom.Resource, sig goschema.Signature) error {
 	if _, dup := p.resources[token]; dup {
 		return fmt.Errorf("resource %s registered twice", token)
 	}
 	p.resources[token] = r
-	if sig.args != nil {
+	if sig.Args != nil {
 		p.signatures[token] = sig
 	}
 	return nil
@@ -129,20 +130,20 @@ func (p *Provider) AddResource(token string, r custom.Resource, sig signature) e
 
 // NoSignature is the signature of a registration that says nothing of its
 // Go types (host.WithResource).
-var NoSignature signature
+var NoSignature goschema.Signature
 
 // SetConfig configures the provider with fn, the configuration decoded
 // into C: a struct with `pulumi` tags, or property.Map for the values as
 // they are.
 func SetConfig[C any](p *Provider, fn func(ctx context.Context, config C) error) error {
 	t := reflect.TypeFor[C]()
-	if _, isStruct, err := typed.Fields(t); t != mapType && (err != nil || !isStruct) {
+	if _, isStruct, err := typed.Fields(t); t != reflect.TypeFor[property.Map]() && (err != nil || !isStruct) {
 		return fmt.Errorf("configuration: %s must be a struct with `pulumi` tags or property.Map (%v)", t, err)
 	}
 	if p.onConfigure != nil {
 		return errors.New("configuration: WithConfig given twice")
 	}
-	p.configSignature = &signature{args: t, fn: fn}
+	p.configSignature = &goschema.Signature{Args: t, Fn: fn}
 	p.decodeConfig = func(config property.Map) (any, error) {
 		var c C
 		_, err := decodeArgs(config, &c)
@@ -153,21 +154,13 @@ func SetConfig[C any](p *Provider, fn func(ctx context.Context, config C) error)
 	return nil
 }
 
-// CheckResourceRef refuses a ref that names no resource.
-func CheckResourceRef(t reflect.Type, ref string) error {
-	if !tokenLike.MatchString(ref) && !strings.Contains(ref, "#/resources/") {
-		return fmt.Errorf("WithResourceRef[%s](%q): want a resource token or a $ref to one (/pkg/vX.Y.Z/schema.json#/resources/<token>)", elem(t), ref)
-	}
-	return nil
-}
-
 // AddResourceRef says that a field of Go type t is a reference to the
 // resource ref names (host.WithResourceRef).
 func (p *Provider) AddResourceRef(t reflect.Type, ref string) error {
-	if err := CheckResourceRef(t, ref); err != nil {
+	if err := goschema.CheckResourceRef(t, ref); err != nil {
 		return err
 	}
-	t = elem(t)
+	t = goschema.Elem(t)
 	if old, ok := p.refTypes[t]; ok && old != ref {
 		return fmt.Errorf("WithResourceRef[%s]: given twice, %q and %q", t, old, ref)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
+	"github.com/polyhost/polyhost/host/internal/redact"
 	"github.com/polyhost/polyhost/monitorclient"
 )
 
@@ -59,10 +60,10 @@ func ConfigOf[C any](ctx context.Context) C {
 		return c
 	}
 	want := reflect.TypeFor[C]()
-	if sig := s.p.configSignature; sig == nil || sig.args != want {
+	if sig := s.p.configSignature; sig == nil || sig.Args != want {
 		configured := "there is none (host.WithConfig gives it)"
 		if sig != nil {
-			configured = "it is a " + sig.args.String() + " (host.WithConfig)"
+			configured = "it is a " + sig.Args.String() + " (host.WithConfig)"
 		}
 		panic(fmt.Sprintf("host.Config[%s]: the provider's configuration is not a %s: %s; property.Map reads it raw", want, want, configured))
 	}
@@ -101,7 +102,7 @@ func (h *engineHandler) Handle(ctx context.Context, r slog.Record) error {
 		writeAttr(&b, h.prefix, a)
 		return true
 	})
-	msg := secretsOf(slices.Concat(h.s.values, []property.Map{h.s.config.values})...).redact(b.String())
+	msg := redact.Of(slices.Concat(h.s.values, []property.Map{h.s.config.values})...).Redact(b.String())
 	h.s.p.Log(ctx, severityOf(r.Level), h.s.urn, msg)
 	return nil
 }

@@ -3,133 +3,15 @@ package core
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
-	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/redact"
 	"github.com/polyhost/polyhost/monitorclient"
 )
-
-// minSecretLen is the shortest secret text redacted from messages; shorter
-// ones would garble ordinary words.
-const minSecretLen = 3
-
-// secretTexts collects the text of every secret in ms, as messages might
-// print it: strings as they are, numbers as Go prints them, and the keys
-// of a secret map (a value's key is as secret as the map holding it).
-func secretTexts(ms ...property.Map) []secretText {
-	var out []secretText
-	var walk func(v property.Value, secret bool)
-	walk = func(v property.Value, secret bool) {
-		secret = secret || v.Secret()
-		switch {
-		case v.IsArray():
-			for _, e := range v.AsArray().All {
-				walk(e, secret)
-			}
-		case v.IsMap():
-			for k, e := range v.AsMap().All {
-				if secret {
-					out = append(out, secretText{text: k, key: true})
-				}
-				walk(e, secret)
-			}
-		case !secret:
-		case v.IsString():
-			out = append(out, secretText{text: v.AsString()})
-		case v.IsNumber():
-			n := v.AsNumber()
-			for _, f := range []byte{'f', 'g'} {
-				out = append(out, secretText{text: strconv.FormatFloat(n, f, -1, 64)})
-			}
-		}
-	}
-	for _, m := range ms {
-		for _, v := range m.All {
-			walk(v, false)
-		}
-	}
-	return out
-}
-
-// secretsOf is the matcher of every secret text of ms; nil if none.
-func secretsOf(ms ...property.Map) *matcher { return newMatcher(secretTexts(ms...)) }
-
-// redactErr returns err with every secret text removed from what the user
-// will read, keeping the error's kind (input error, partial create).
-func redactErr(err error, secrets *matcher) error {
-	if err == nil || secrets == nil {
-		return err
-	}
-	var pe *custom.PartialError
-	if errors.As(err, &pe) {
-		// First: a partial create's ID and state must reach the engine,
-		// whatever error it carries.
-		return &custom.PartialError{ID: pe.ID, Outputs: pe.Outputs, Err: redactErr(pe.Err, secrets)}
-	}
-	if ie, ok := asInputError(err); ok {
-		out := &diag.InputError{Message: secrets.redact(ie.Message)}
-		for _, f := range ie.Failures {
-			out.Failures = append(out.Failures, diag.CheckFailure{Property: secrets.redact(f.Property), Reason: secrets.redact(f.Reason)})
-		}
-		if err == error(ie) {
-			return out
-		}
-		// Keep the context it was wrapped in, and that it was wrapped.
-		return &wrappedError{msg: secrets.redact(err.Error()), err: out}
-	}
-	return errors.New(secrets.redact(err.Error()))
-}
-
-// wrappedError is a redacted error text around the redacted error it wraps.
-type wrappedError struct {
-	msg string
-	err error
-}
-
-func (e *wrappedError) Error() string { return e.msg }
-func (e *wrappedError) Unwrap() error { return e.err }
-
-// Author code may decode a secret into a plain Go field; when that text
-// reappears in a child's inputs or in outputs, alone or inside a longer
-// string (a URL, a greeting), mark restores its secretness.
-
-// mark makes every string in m that contains a secret text secret, as
-// written or escaped or encoded (a key copied into a URL).
-func (m *matcher) mark(props property.Map) property.Map {
-	if m == nil {
-		return props
-	}
-	out := make(map[string]property.Value, props.Len())
-	for k, v := range props.All {
-		out[k] = m.markValue(v)
-	}
-	return property.NewMap(out)
-}
-
-func (m *matcher) markValue(v property.Value) property.Value {
-	switch {
-	case v.IsString() && m.withinAny(v.AsString()):
-		return v.WithSecret(true)
-	case v.IsArray():
-		arr := make([]property.Value, 0, v.AsArray().Len())
-		for _, e := range v.AsArray().All {
-			arr = append(arr, m.markValue(e))
-		}
-		return property.WithGoValue(v, arr)
-	case v.IsMap():
-		vals := make(map[string]property.Value, v.AsMap().Len())
-		for k, e := range v.AsMap().All {
-			vals[k] = m.markValue(e)
-		}
-		return property.WithGoValue(v, vals)
-	}
-	return v
-}
 
 // secretAt reports whether any of ms holds a secret at path (a property
 // path such as `pages["a.html"]` or `labels.site`), on the way to it or in
@@ -197,15 +79,15 @@ func secretOnPath(v property.Value, p resource.PropertyPath) bool {
 // without them, as the engine prints them itself; and every secret text of
 // ins redacted.
 func (p *Provider) Failed(ctx context.Context, err error, token, name string, ins ...property.Map) error {
-	secrets := secretsOf(ins...)
+	secrets := redact.Of(ins...)
 	var se *diag.StepError
 	panicked := errors.As(err, &se) && se.Panic && len(se.Stack) > 0
 	if token != "" {
 		err = engineNamed(err, token, name)
 	}
-	out := redactErr(err, secrets)
+	out := secrets.Error(err)
 	if panicked {
-		p.Log(ctx, monitorclient.SeverityDebug, "", secrets.redact(se.Error()+"\n"+string(se.Stack)))
+		p.Log(ctx, monitorclient.SeverityDebug, "", secrets.Redact(se.Error()+"\n"+string(se.Stack)))
 	}
 	return out
 }
@@ -269,14 +151,14 @@ func printable(fs []diag.CheckFailure, ins ...property.Map) []diag.CheckFailure 
 	if len(fs) == 0 {
 		return nil
 	}
-	secrets := secretsOf(ins...)
+	secrets := redact.Of(ins...)
 	out := make([]diag.CheckFailure, 0, len(fs))
 	for _, f := range fs {
 		cf := f
 		if f.Property != "" && (secretAt(f.Property, ins...) || secretKey(f.Property, ins...)) {
 			cf.Property, cf.Reason = "", f.Property+": "+cf.Reason
 		}
-		cf.Property, cf.Reason = secrets.redact(cf.Property), secrets.redact(cf.Reason)
+		cf.Property, cf.Reason = secrets.Redact(cf.Property), secrets.Redact(cf.Reason)
 		out = append(out, cf)
 	}
 	return out
@@ -285,12 +167,7 @@ func printable(fs []diag.CheckFailure, ins ...property.Map) []diag.CheckFailure 
 // redacted are failures with the secrets of ins redacted from their
 // reasons.
 func redacted(fs []diag.CheckFailure, ins ...property.Map) []diag.CheckFailure {
-	secrets := secretsOf(ins...)
-	out := make([]diag.CheckFailure, len(fs))
-	for i, f := range fs {
-		out[i] = diag.CheckFailure{Property: secrets.redact(f.Property), Reason: secrets.redact(f.Reason)}
-	}
-	return out
+	return redact.Of(ins...).Failures(fs)
 }
 
 // asInputError finds an InputError anywhere in err's chain.

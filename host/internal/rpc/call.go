@@ -8,6 +8,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/host/internal/redact"
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
@@ -33,7 +34,7 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 	}
 	out, err := ToCallResponse(resp, s.byteStrings.Load())
 	if err != nil {
-		return nil, toStatus(p.Failed(ctx, err, "", "", creq.Args))
+		return nil, toStatus(redact.Of(creq.Args).Error(err))
 	}
 	return out, nil
 }
@@ -72,7 +73,7 @@ func (s *server) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*pul
 	}
 	out, err := ToInvokeResponse(resp, s.byteStrings.Load())
 	if err != nil {
-		return nil, toStatus(p.Failed(ctx, err, "", "", ireq.Args))
+		return nil, toStatus(redact.Of(ireq.Args).Error(err))
 	}
 	return out, nil
 }

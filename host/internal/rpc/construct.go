@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/redact"
 )
 
 func (s *server) Construct(ctx context.Context, req *pulumirpc.ConstructRequest) (*pulumirpc.ConstructResponse, error) {
@@ -73,7 +74,7 @@ func (s *server) construct(ctx context.Context, req *pulumirpc.ConstructRequest,
 	}
 	out, err := ToConstructResponse(resp, s.byteStrings.Load())
 	if err != nil { // the engine names the resource
-		return nil, toStatus(p.Failed(ctx, &diag.StepError{Step: "marshal outputs", Err: err}, "", "", creq.Inputs))
+		return nil, toStatus(redact.Of(creq.Inputs).Error(&diag.StepError{Step: "marshal outputs", Err: err}))
 	}
 	return out, nil
 }

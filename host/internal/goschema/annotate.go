@@ -1,4 +1,4 @@
-package core
+package goschema
 
 import (
 	"fmt"
@@ -53,7 +53,7 @@ var annotatedType = reflect.TypeFor[Annotated]()
 // annotationsOf are the annotations of struct type t (a pointer's
 // element); nil when it has none.
 func annotationsOf(t reflect.Type) *annotations {
-	t = elem(t)
+	t = Elem(t)
 	if t.Kind() != reflect.Struct {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package core
+package goschema
 
 import (
 	"errors"
@@ -10,37 +10,37 @@ import (
 
 	"github.com/polyhost/polyhost/host/internal/typed"
 	"github.com/polyhost/polyhost/host/schema"
-	"github.com/polyhost/polyhost/monitorclient"
 )
 
-// signature is the Go argument and result types an author serves a token with,
-// and what serves it (a function, or a custom.Resource), whose doc comment
-// describes the token in a schema built from the types.
-type signature struct {
-	args, result reflect.Type
-	fn           any
+// Signature is the Go argument and result types an author serves a token
+// with, and what serves it (a function, or a custom.Resource), whose doc
+// comment describes the token in a schema built from the types.
+type Signature struct {
+	Args, Result reflect.Type
+	Fn           any
 }
 
-func signatureOf[A, R any](fn any) signature {
-	return signature{args: reflect.TypeFor[A](), result: reflect.TypeFor[R](), fn: fn}
+// SignatureOf is the signature of fn, which takes A and returns R.
+func SignatureOf[A, R any](fn any) Signature {
+	return Signature{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[R](), Fn: fn}
 }
 
-// checkGoTypes compares the Go types of every component, method, function,
+// Check compares the Go types of every component, method, function,
 // typed resource and the configuration with the schema: struct tags, field
 // types down through arrays, maps, named object types and enums' values,
 // and the secret and replaceOnChanges options. A misspelt tag, a missing
 // ",optional" or a field of the wrong type stops the provider at start-up
 // rather than failing the user's program with an error about inputs they
 // passed correctly. Every difference is named.
-func (p *Provider) checkGoTypes() error {
-	c := &typeChecker{p: p, seen: map[seenType]bool{}}
-	for _, tok := range slices.Sorted(maps.Keys(p.signatures)) {
-		c.check(tok, p.signatures[tok])
+//
+// s is the schema, config its configuration's variables (nil if none).
+func (p *Package) Check(s *schema.Package, config *schema.Object) error {
+	c := &typeChecker{p: p, schema: s, seen: map[seenType]bool{}}
+	for _, tok := range slices.Sorted(maps.Keys(p.Signatures)) {
+		c.check(tok, p.Signatures[tok])
 	}
-	if p.configSignature != nil {
-		if spec, ok := p.configSpec(); ok {
-			c.fields("configuration", "variable %q", spec, p.configSignature.args, true)
-		}
+	if p.Config != nil && config != nil {
+		c.fields("configuration", "variable %q", *config, p.Config.Args, true)
 	}
 	switch len(c.diffs) {
 	case 0:
@@ -56,9 +56,10 @@ func (p *Provider) checkGoTypes() error {
 const staleSchemaHint = "\n(if the schema is generated from these Go types, it is stale: run go generate)"
 
 type typeChecker struct {
-	p     *Provider
-	diffs []string
-	seen  map[seenType]bool // named Go types compared with schema types
+	p      *Package
+	schema *schema.Package
+	diffs  []string
+	seen   map[seenType]bool // named Go types compared with schema types
 }
 
 type seenType struct {
@@ -70,26 +71,26 @@ func (c *typeChecker) diff(tok, format string, args ...any) {
 	c.diffs = append(c.diffs, tok+": "+fmt.Sprintf(format, args...))
 }
 
-func (c *typeChecker) check(tok string, sh signature) {
+func (c *typeChecker) check(tok string, sh Signature) {
 	var ins, outs *schema.Object
-	if r, ok := c.p.schema.Resource(tok); ok {
+	if r, ok := c.schema.Resource(tok); ok {
 		in := r.Inputs()
 		ins, outs = &in, &r.Object
-	} else if fn, ok := c.p.schema.Function(tok); ok {
+	} else if fn, ok := c.schema.Function(tok); ok {
 		ins, outs = fn.Inputs, fn.Outputs
 	} else {
 		c.diff(tok, "the schema does not declare it")
 		return
 	}
-	if _, isStruct, err := typed.Fields(sh.args); err == nil && !isStruct && sh.args != mapType {
-		c.diff(tok, "the arguments must be a struct or property.Map, not %s", sh.args)
+	if _, isStruct, err := typed.Fields(sh.Args); err == nil && !isStruct && sh.Args != mapType {
+		c.diff(tok, "the arguments must be a struct or property.Map, not %s", sh.Args)
 		return
 	}
-	c.fields(tok, "input %q", deref(ins), sh.args, true)
-	if _, isFn := c.p.schema.Function(tok); isFn && !isStructType(sh.result) {
+	c.fields(tok, "input %q", deref(ins), sh.Args, true)
+	if _, isFn := c.schema.Function(tok); isFn && !isStructType(sh.Result) {
 		return // a single result, under "res"
 	}
-	c.fields(tok, "output %q", deref(outs), sh.result, false)
+	c.fields(tok, "output %q", deref(outs), sh.Result, false)
 }
 
 func deref(o *schema.Object) schema.Object {
@@ -107,10 +108,10 @@ func (c *typeChecker) fields(tok, whatf string, obj schema.Object, t reflect.Typ
 		c.diff(tok, "%v", err)
 		return
 	}
-	if !isStruct || elem(t) == mapType {
+	if !isStruct || Elem(t) == mapType {
 		return
 	}
-	st := elem(t) // for messages: no pointer's *
+	st := Elem(t) // for messages: no pointer's *
 	verb, has := "sets", map[string]bool{}
 	if isInput {
 		verb = "reads"
@@ -162,10 +163,10 @@ func (c *typeChecker) fields(tok, whatf string, obj schema.Object, t reflect.Typ
 
 // resolve looks a tag's token up in the schema.
 func (c *typeChecker) resolve(tok string) string {
-	if _, ok := c.p.schema.Resources[tok]; ok {
+	if _, ok := c.schema.Resources[tok]; ok {
 		return "resource"
 	}
-	if _, ok := c.p.schema.Types[tok]; ok {
+	if _, ok := c.schema.Types[tok]; ok {
 		return "type"
 	}
 	return ""
@@ -176,7 +177,7 @@ func (c *typeChecker) target(sp schema.Property) schema.RefTarget {
 	if sp.Ref == "" {
 		return schema.RefTarget{}
 	}
-	t, _ := c.p.schema.RefTarget(sp.Ref) // Load has checked every $ref
+	t, _ := c.schema.RefTarget(sp.Ref) // Load has checked every $ref
 	return t
 }
 
@@ -200,7 +201,7 @@ func (c *typeChecker) match(tok string, t reflect.Type, sp schema.Property) bool
 	if rt, ok := typed.RefTarget(t); ok {
 		return c.sameResource(rt, target)
 	}
-	t = elem(t)
+	t = Elem(t)
 	switch {
 	case t == valueType || t.Kind() == reflect.Interface || target.Kind == "any":
 		return true
@@ -209,9 +210,9 @@ func (c *typeChecker) match(tok string, t reflect.Type, sp schema.Property) bool
 	case t == refType:
 		return target.Kind == "" && sp.Type == ""
 	case t == mapType:
-		return c.p.schema.TypeOf(sp) == "object"
+		return c.schema.TypeOf(sp) == "object"
 	}
-	ty, isType := c.p.schema.Types[target.Token]
+	ty, isType := c.schema.Types[target.Token]
 	isType = isType && target.Kind == "type"
 	if vals, ok := enumValues(t); ok {
 		if !isType || len(ty.Enum) == 0 {
@@ -235,7 +236,7 @@ func (c *typeChecker) match(tok string, t reflect.Type, sp schema.Property) bool
 		}
 		return sp.Type == "object" && target.Kind == ""
 	}
-	return fits(c.p.schema.TypeOf(sp), t)
+	return fits(c.schema.TypeOf(sp), t)
 }
 
 // sameResource reports whether target is a reference to the resource of
@@ -249,7 +250,7 @@ func (c *typeChecker) sameResource(t reflect.Type, target schema.RefTarget) bool
 	if err != nil {
 		return true
 	}
-	rt, err := c.p.schema.RefTarget(ref)
+	rt, err := c.schema.RefTarget(ref)
 	return err == nil && rt.Token == target.Token
 }
 
@@ -305,7 +306,7 @@ func (c *typeChecker) describe(sp schema.Property) string {
 	switch t := c.target(sp); t.Kind {
 	case "":
 	case "type":
-		if ty := c.p.schema.Types[t.Token]; len(ty.Enum) > 0 {
+		if ty := c.schema.Types[t.Token]; len(ty.Enum) > 0 {
 			return typed.Article(ty.Type) + " " + ty.Type // of an enum: what a plain field needs
 		}
 		return "an object of type " + t.Token
@@ -330,7 +331,7 @@ func (c *typeChecker) describe(sp schema.Property) string {
 // interface field holds anything, and so does any field for a $ref that is
 // not to one of the package's own types (typ ""): a resource, an asset.
 func fits(typ string, t reflect.Type) bool {
-	t = elem(t)
+	t = Elem(t)
 	if t == valueType || t.Kind() == reflect.Interface {
 		return true
 	}
@@ -360,32 +361,10 @@ func goTypeName(t reflect.Type) string {
 	return t.String()
 }
 
-// elem is t without pointers.
-func elem(t reflect.Type) reflect.Type {
+// Elem is t without pointers.
+func Elem(t reflect.Type) reflect.Type {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	return t
-}
-
-// checkChildKind refuses a child of this package's types that its schema
-// does not declare, or whose Custom flag contradicts the schema, such as a
-// custom resource registered without Custom, which the engine would record
-// as an empty component.
-func (p *Provider) checkChildKind(req monitorclient.RegisterResourceRequest) error {
-	if p.schema == nil || req.Remote {
-		return nil
-	}
-	r, ok := p.schema.Resource(req.Type)
-	switch {
-	case !ok && packageOf(req.Type) == p.name:
-		return fmt.Errorf("the schema of package %s does not declare %s", p.name, req.Type)
-	case !ok:
-		return nil
-	case !r.IsComponent && !req.Custom:
-		return fmt.Errorf("%s is a custom resource in the schema: set Custom", req.Type)
-	case r.IsComponent && req.Custom:
-		return fmt.Errorf("%s is a component in the schema: leave Custom unset", req.Type)
-	}
-	return nil
 }

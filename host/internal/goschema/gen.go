@@ -1,4 +1,4 @@
-package core
+package goschema
 
 import (
 	"bytes"
@@ -39,50 +39,36 @@ type Docs interface {
 	Func(name string) string
 }
 
-// NewForSchema is a provider built only to write the schema of its Go
-// types (host.SchemaFromTypes): a schema given with WithSchema is ignored.
-func NewForSchema(name string) *Provider {
-	p := New(name)
-	p.generating = true
-	return p
-}
-
-// SchemaYAML is the schema built from the Go types of p's registrations,
-// in YAML; docs, which may be nil, supplies descriptions.
-func (p *Provider) SchemaYAML(docs Docs) ([]byte, error) {
-	doc, err := p.schemaFromTypes(docs)
+// YAML is the schema built from the Go types of p's registrations, in
+// YAML; docs, which may be nil, supplies descriptions.
+func (p *Package) YAML(docs Docs) ([]byte, error) {
+	doc, err := p.Build(docs)
 	if err != nil {
-		return nil, fmt.Errorf("provider %s: %w", p.name, err)
+		return nil, err
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("provider %s: %w", p.name, err)
+		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-// loadFromTypes is the schema of a provider given none: its Go types'.
-func (p *Provider) loadFromTypes() (*schema.Package, error) {
-	doc, err := p.schemaFromTypes(nil)
+// JSON is the schema built from the Go types of p's registrations, in
+// JSON, for schema.LoadJSON.
+func (p *Package) JSON() ([]byte, error) {
+	doc, err := p.Build(nil)
 	if err != nil {
 		return nil, err
 	}
-	if len(p.parts) > 0 {
-		return p.withParts(doc)
-	}
 	var buf bytes.Buffer
 	writeJSON(&buf, doc)
-	s, err := schema.LoadJSON(buf.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("the schema built from the Go types: %w", err)
-	}
-	return s, nil
+	return buf.Bytes(), nil
 }
 
 type generator struct {
-	p     *Provider
+	p     *Package
 	docs  Docs
 	byTok map[string]reflect.Type // named types' tokens
 	named map[reflect.Type]string
@@ -110,9 +96,9 @@ func (noDocs) Type(reflect.Type) string          { return "" }
 func (noDocs) Field(reflect.Type, string) string { return "" }
 func (noDocs) Func(string) string                { return "" }
 
-// schemaFromTypes builds the schema document, naming every Go type, field
-// or registration it cannot describe.
-func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
+// Build builds the schema document, naming every Go type, field or
+// registration it cannot describe.
+func (p *Package) Build(docs Docs) (*yaml.Node, error) {
 	if docs == nil {
 		docs = noDocs{}
 	}
@@ -120,14 +106,14 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 	g := &generator{p: p, docs: docs, byTok: map[string]reflect.Type{}, named: map[reflect.Type]string{},
 		types: map[string]*yaml.Node{}, refs: map[string]string{}}
 	doc := mapping()
-	add(doc, "name", scalar(p.name))
-	if p.version != "" {
-		add(doc, "version", scalar(p.version))
+	add(doc, "name", scalar(p.Name))
+	if p.Version != "" {
+		add(doc, "version", scalar(p.Version))
 	}
 	prov := mapping()
-	addText(prov, "description", p.descriptions[p.providerToken()])
-	if sh := p.configSignature; sh != nil {
-		props, required := g.object("configuration", sh.args)
+	addText(prov, "description", p.Descriptions[p.providerToken()])
+	if sh := p.Config; sh != nil {
+		props, required := g.object("configuration", sh.Args)
 		config := mapping()
 		add(config, "variables", props)
 		if len(required) > 0 {
@@ -137,7 +123,7 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 		// The provider resource takes its configuration as inputs and,
 		// as Pulumi's providers do, has it as outputs.
 		for _, section := range [][2]string{{"inputProperties", "requiredInputs"}, {"properties", "required"}} {
-			props, required = g.object("configuration", sh.args)
+			props, required = g.object("configuration", sh.Args)
 			if section[0] == "properties" {
 				withoutDefaults(props) // an output has no default
 			}
@@ -154,15 +140,15 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 		add(doc, "provider", prov)
 	}
 
-	declared := partTokens(p.parts) // a part describes these
+	declared := p.Declared // a part describes these
 	resources := mapping()
 	for _, tok := range slices.Sorted(func(yield func(string) bool) {
-		for tok := range p.componentTokens() {
+		for tok := range p.Components {
 			if !yield(tok) {
 				return
 			}
 		}
-		for tok := range p.resources {
+		for tok := range p.Resources {
 			if !yield(tok) {
 				return
 			}
@@ -174,18 +160,13 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 	}
 	functions := mapping()
 	for _, tok := range slices.Sorted(func(yield func(string) bool) {
-		for tok := range p.functions {
+		for tok := range p.Functions {
 			if !yield(tok) {
 				return
 			}
 		}
-		for tok := range p.methods {
+		for _, tok := range p.Methods {
 			if !yield(tok) {
-				return
-			}
-		}
-		for tok, h := range p.bridged {
-			if h.Call != nil && !yield(tok) {
 				return
 			}
 		}
@@ -194,17 +175,15 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 			add(functions, tok, g.function(tok))
 		}
 	}
-	for _, tok := range slices.Sorted(maps.Keys(p.descriptions)) {
-		_, f := p.functions[tok]
-		_, r := p.resources[tok]
-		_, b := p.bridged[tok]
-		if !f && !r && !b && !p.componentTokens()[tok] && !slices.Contains(p.methodTokens(), tok) && tok != p.providerToken() {
-			g.fail("WithDescription(%q): no component, resource, method or function of package %s has that token", tok, p.name)
+	for _, tok := range slices.Sorted(maps.Keys(p.Descriptions)) {
+		_, r := p.Resources[tok]
+		if !p.Functions[tok] && !r && !p.Components[tok] && !slices.Contains(p.Methods, tok) && tok != p.providerToken() {
+			g.fail("WithDescription(%q): no component, resource, method or function of package %s has that token", tok, p.Name)
 		}
 	}
 	for _, tok := range slices.Sorted(maps.Keys(g.refs)) {
 		if _, ok := g.types[tok]; !ok {
-			g.fail("%s: type=%s names no type of package %s (its types are the named structs and enums of its Go fields)", g.refs[tok], tok, p.name)
+			g.fail("%s: type=%s names no type of package %s (its types are the named structs and enums of its Go fields)", g.refs[tok], tok, p.Name)
 		}
 	}
 	if len(g.types) > 0 {
@@ -230,7 +209,7 @@ func (p *Provider) schemaFromTypes(docs Docs) (*yaml.Node, error) {
 
 // described is what WithDescription says of tok, else doc.
 func (g *generator) described(tok, doc string) string {
-	if d, ok := g.p.descriptions[tok]; ok {
+	if d, ok := g.p.Descriptions[tok]; ok {
 		return d
 	}
 	return doc
@@ -239,30 +218,30 @@ func (g *generator) described(tok, doc string) string {
 // resource describes a component or custom resource.
 func (g *generator) resource(tok string) *yaml.Node {
 	r := mapping()
-	sh, typed := g.p.signatures[tok]
-	isComponent := g.p.componentTokens()[tok]
+	sh, typed := g.p.Signatures[tok]
+	isComponent := g.p.Components[tok]
 	if isComponent {
 		add(r, "isComponent", scalar(true))
 	}
 	switch {
 	case isComponent:
-		addText(r, "description", g.described(tok, g.docs.Func(funcName(sh.fn))))
+		addText(r, "description", g.described(tok, g.docs.Func(funcName(sh.Fn))))
 	case !typed:
 		g.fail("%s: registered with WithResource, which says nothing of its Go types; write it as a custom.TypedResource and register it with WithTypedResource, or give its types with WithRawResource[Inputs, State]", tok)
 		return r
-	case reflect.TypeOf(sh.fn) != nil: // the author's backend
-		addText(r, "description", g.described(tok, g.docs.Type(elem(reflect.TypeOf(sh.fn)))))
+	case reflect.TypeOf(sh.Fn) != nil: // the author's backend
+		addText(r, "description", g.described(tok, g.docs.Type(Elem(reflect.TypeOf(sh.Fn)))))
 	default:
-		addText(r, "description", g.p.descriptions[tok])
+		addText(r, "description", g.p.Descriptions[tok])
 	}
-	props, required := g.object(tok+" inputs", sh.args)
+	props, required := g.object(tok+" inputs", sh.Args)
 	if len(props.Content) > 0 {
 		add(r, "inputProperties", props)
 	}
 	if len(required) > 0 {
 		add(r, "requiredInputs", stringList(required))
 	}
-	props, required = g.object(tok+" outputs", sh.result)
+	props, required = g.object(tok+" outputs", sh.Result)
 	if len(props.Content) > 0 {
 		add(r, "properties", props)
 	}
@@ -279,7 +258,7 @@ func (g *generator) resource(tok string) *yaml.Node {
 // nil if it has none.
 func (g *generator) methods(tok string) *yaml.Node {
 	methods := mapping()
-	for _, m := range g.p.methodTokens() {
+	for _, m := range g.p.Methods {
 		if comp, name, _ := strings.Cut(m, "/"); comp == tok {
 			add(methods, name, scalar(m))
 		}
@@ -292,14 +271,14 @@ func (g *generator) methods(tok string) *yaml.Node {
 
 // function describes a function or a method.
 func (g *generator) function(tok string) *yaml.Node {
-	sh := g.p.signatures[tok]
+	sh := g.p.Signatures[tok]
 	f := mapping()
-	addText(f, "description", g.described(tok, g.docs.Func(funcName(sh.fn))))
-	props, required := g.object(tok+" arguments", sh.args)
-	isMethod := slices.Contains(g.p.methodTokens(), tok)
+	addText(f, "description", g.described(tok, g.docs.Func(funcName(sh.Fn))))
+	props, required := g.object(tok+" arguments", sh.Args)
+	isMethod := slices.Contains(g.p.Methods, tok)
 	if isMethod {
 		comp, _, _ := strings.Cut(tok, "/")
-		if !g.p.componentTokens()[comp] && comp != g.p.providerToken() {
+		if !g.p.Components[comp] && comp != g.p.providerToken() {
 			g.fail("%s: a method of %s, which is neither a registered component nor the provider (%s)", tok, comp, g.p.providerToken())
 		}
 		ref := localRef("resources", comp)
@@ -319,18 +298,18 @@ func (g *generator) function(tok string) *yaml.Node {
 		add(f, "inputs", in)
 	}
 	out := mapping()
-	if isMethod && !isStructType(sh.result) {
+	if isMethod && !isStructType(sh.Result) {
 		// A method's single value travels under "res" (encodeResult).
-		p, ok := g.goType(fmt.Sprintf("%s result %s", tok, sh.result), sh.result)
+		p, ok := g.goType(fmt.Sprintf("%s result %s", tok, sh.Result), sh.Result)
 		if !ok {
 			return f
 		}
 		props := mapping()
-		add(props, singleResultKey, propNode(p))
+		add(props, SingleResultKey, propNode(p))
 		add(out, "properties", props)
-		add(out, "required", stringList([]string{singleResultKey}))
+		add(out, "required", stringList([]string{SingleResultKey}))
 	} else {
-		props, required := g.object(tok+" result", sh.result)
+		props, required := g.object(tok+" result", sh.Result)
 		add(out, "properties", props)
 		if len(required) > 0 {
 			add(out, "required", stringList(required))
@@ -339,6 +318,10 @@ func (g *generator) function(tok string) *yaml.Node {
 	add(f, "outputs", out)
 	return f
 }
+
+// SingleResultKey is where a method that returns a single value (not a
+// struct) has it among its outputs.
+const SingleResultKey = "res"
 
 // isStructType reports whether a result of type t is returned field by
 // field: a struct with `pulumi` tags, not a property.Map or a type of the
@@ -351,7 +334,7 @@ func isStructType(t reflect.Type) bool {
 		return false
 	}
 	_, ok, _ := typed.Fields(t)
-	return ok && elem(t) != mapType
+	return ok && Elem(t) != mapType
 }
 
 // sdkOf says what a Go SDK type stands for (host/gosdk tells); ok is false
@@ -387,7 +370,7 @@ func localRef(section, tok string) string {
 // the required ones.
 func (g *generator) object(where string, t reflect.Type) (*yaml.Node, []string) {
 	props := mapping()
-	if elem(t) == mapType {
+	if Elem(t) == mapType {
 		g.fail("%s: %s carries no schema; use a struct with `pulumi` tags", where, t)
 		return props, nil
 	}
@@ -402,7 +385,7 @@ func (g *generator) object(where string, t reflect.Type) (*yaml.Node, []string) 
 	}
 	var required []string
 	for _, f := range fields {
-		fw := fmt.Sprintf("field %s.%s", elem(t), f.GoName)
+		fw := fmt.Sprintf("field %s.%s", Elem(t), f.GoName)
 		p, ok := g.property(fw, f)
 		if !ok {
 			continue
@@ -505,11 +488,11 @@ func (g *generator) property(where string, f typed.Field) (schema.Property, bool
 // resolve looks a tag's token up among this package's resources and types.
 func (g *generator) resolve(where string) func(string) string {
 	return func(tok string) string {
-		_, res := g.p.resources[tok]
+		_, res := g.p.Resources[tok]
 		switch {
-		case g.p.componentTokens()[tok] || res:
+		case g.p.Components[tok] || res:
 			return "resource"
-		case strings.HasPrefix(tok, g.p.name+":"):
+		case strings.HasPrefix(tok, g.p.Name+":"):
 			g.refs[tok] = where // checked once every type is known
 			return "type"
 		}
@@ -523,7 +506,7 @@ func fitsProperty(p schema.Property, t reflect.Type) bool {
 	if p.Ref != "" {
 		typ = "" // a resource, a type or a builtin: what a tag says is trusted
 	}
-	if t = elem(t); t == refType && typ == "" {
+	if t = Elem(t); t == refType && typ == "" {
 		return true
 	}
 	return fits(typ, t)
@@ -543,7 +526,7 @@ func (g *generator) goType(where string, t reflect.Type) (schema.Property, bool)
 	if target, ok := typed.RefTarget(t); ok {
 		return g.resourceRef(where, target)
 	}
-	t = elem(t)
+	t = Elem(t)
 	switch {
 	case t == valueType:
 		g.fail("%s: a property.Value carries no schema type: say it with the tag option type=T (`pulumi:\"name,type=string\"`; T may be integer, []string, map[string]number, any, a token...)", where)
@@ -592,12 +575,12 @@ func (g *generator) typeToken(where string, t reflect.Type) (string, bool) {
 	if tok, ok := g.named[t]; ok {
 		return tok, true
 	}
-	tok := g.p.name + ":index:" + t.Name()
+	tok := g.p.Name + ":index:" + t.Name()
 	if declared, ok, err := declaredToken(t); err != nil {
 		g.fail("%s: %v", where, err)
 		return tok, false
 	} else if ok {
-		if err := checkTypeToken(g.p.name, declared); err != nil {
+		if err := checkTypeToken(g.p.Name, declared); err != nil {
 			g.fail("%s: %s.PulumiType() says %q: %v", where, t, declared, err)
 			return tok, false
 		}

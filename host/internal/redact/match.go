@@ -1,4 +1,4 @@
-package core
+package redact
 
 import (
 	"encoding/base64"
@@ -10,7 +10,7 @@ import (
 )
 
 // Finding the text of secrets in strings. The name check, marking and
-// redaction ask it of every string they see, so a matcher finds all of a
+// redaction ask it of every string they see, so a Matcher finds all of a
 // request's secrets in one pass over a string (Aho–Corasick), whatever
 // their number, ASCII case ignored: an upper-cased secret is no less
 // secret.
@@ -20,15 +20,15 @@ import (
 // memory is so at most keyLen nodes per secret, however long the secret.
 const keyLen = 64
 
-// secretText is the text of a secret.
-type secretText struct {
-	text string
-	key  bool // a key of a secret map
+// Text is the text of a secret.
+type Text struct {
+	Text string
+	Key  bool // a key of a secret map
 }
 
-// matcher finds secret texts in strings.
-type matcher struct {
-	texts []secretText
+// Matcher finds secret texts in strings.
+type Matcher struct {
+	texts []Text
 	keys  []string // the texts' first keyLen bytes, in ASCII lower case
 	// The automaton, over the lower-case keys (the first keyLen bytes of
 	// each text). Node 0 is the root, whose transitions are a table.
@@ -50,19 +50,19 @@ type acEdge struct {
 	to int32
 }
 
-// newMatcher builds the matcher of texts, leaving out repeats (in any
-// case), the empty text, and texts shorter than minSecretLen but keys of
+// New builds the Matcher of texts, leaving out repeats (in any
+// case), the empty text, and texts shorter than MinLen but keys of
 // secret maps; nil if none is left. Short keys are kept for the name
-// check alone (occurrences): find, within and redaction skip them.
-func newMatcher(texts []secretText) *matcher {
-	m := &matcher{}
+// check alone (Occurrences): Within and Redact skip them.
+func New(texts []Text) *Matcher {
+	m := &Matcher{}
 	seen := map[string][]int{} // by key, the texts kept
 	for _, t := range texts {
-		if t.text == "" || len(t.text) < minSecretLen && !t.key {
+		if t.Text == "" || len(t.Text) < MinLen && !t.Key {
 			continue
 		}
-		key := lowerASCII(t.text[:min(len(t.text), keyLen)])
-		if slices.ContainsFunc(seen[key], func(i int) bool { return equalFoldASCII(m.texts[i].text, t.text) }) {
+		key := LowerASCII(t.Text[:min(len(t.Text), keyLen)])
+		if slices.ContainsFunc(seen[key], func(i int) bool { return equalFoldASCII(m.texts[i].Text, t.Text) }) {
 			continue
 		}
 		seen[key] = append(seen[key], len(m.texts))
@@ -78,7 +78,7 @@ func newMatcher(texts []secretText) *matcher {
 
 // build makes the automaton: the trie of the keys, each node's edges
 // together, then the fail and dict links breadth first.
-func (m *matcher) build() {
+func (m *Matcher) build() {
 	type triple struct {
 		from int32
 		b    byte
@@ -182,7 +182,7 @@ func (m *matcher) build() {
 }
 
 // step is the trie's transition from n on b, if any.
-func (m *matcher) step(n int32, b byte) (int32, bool) {
+func (m *Matcher) step(n int32, b byte) (int32, bool) {
 	if n == 0 {
 		next := m.root[b]
 		return next, next != 0
@@ -208,7 +208,7 @@ func (m *matcher) step(n int32, b byte) (int32, bool) {
 // with the span [start, end) of s that agrees with the text, whole
 // (end-start == len(text)) or a prefix of a longer text (at least keyLen
 // bytes). found returns false to stop.
-func (m *matcher) scan(s string, found func(text, start, end int) bool) {
+func (m *Matcher) scan(s string, found func(text, start, end int) bool) {
 	state := int32(0)
 	for i := 0; i < len(s); i++ {
 		b := lowerByte(s[i])
@@ -229,7 +229,7 @@ func (m *matcher) scan(s string, found func(text, start, end int) bool) {
 			}
 			start := i + 1 - int(node.depth)
 			for _, t := range m.ends[node.end : node.end+node.nend] {
-				text := m.texts[t].text
+				text := m.texts[t].Text
 				end := i + 1
 				for end < len(s) && end-start < len(text) && lowerByte(s[end]) == lowerByte(text[end-start]) {
 					end++
@@ -243,14 +243,14 @@ func (m *matcher) scan(s string, found func(text, start, end int) bool) {
 }
 
 // find returns the first secret text that s holds whole.
-func (m *matcher) find(s string) (secretText, bool) {
+func (m *Matcher) find(s string) (Text, bool) {
 	if m == nil {
-		return secretText{}, false
+		return Text{}, false
 	}
-	var got secretText
+	var got Text
 	ok := false
 	m.scan(s, func(t, start, end int) bool {
-		if n := len(m.texts[t].text); end-start == n && n >= minSecretLen {
+		if n := len(m.texts[t].Text); end-start == n && n >= MinLen {
 			got, ok = m.texts[t], true
 		}
 		return !ok
@@ -258,38 +258,38 @@ func (m *matcher) find(s string) (secretText, bool) {
 	return got, ok
 }
 
-// within reports whether s holds a secret text whole.
-func (m *matcher) within(s string) bool {
+// Within reports whether s holds a secret text whole.
+func (m *Matcher) Within(s string) bool {
 	_, ok := m.find(s)
 	return ok
 }
 
-// withinAny reports whether s holds a secret text whole, as it is or in
+// WithinAny reports whether s holds a secret text whole, as it is or in
 // one of the forms spans decodes (escaped for a URL, quoted, base64).
-func (m *matcher) withinAny(s string) bool {
-	if m.within(s) {
+func (m *Matcher) WithinAny(s string) bool {
+	if m.Within(s) {
 		return true
 	}
 	for _, v := range views(s) {
-		if m.within(v.text) {
+		if m.Within(v.text) {
 			return true
 		}
 	}
 	return false
 }
 
-// span is [start, end) of a string.
-type span struct{ start, end int }
+// Span is [Start, End) of a string.
+type Span struct{ Start, End int }
 
 // spans are the spans of s that are secret text (prefixes of at least
 // keyLen bytes included), as s is and in the forms an error may print a
 // secret in: quoted (Go's %q, JSON, either twice), escaped for a URL or
 // HTML, in base64 or hex; merged and in order.
-func (m *matcher) spans(s string) []span {
-	var out []span
+func (m *Matcher) spans(s string) []Span {
+	var out []Span
 	collect := func(v view) {
 		m.scan(v.text, func(t, start, end int) bool {
-			if len(m.texts[t].text) >= minSecretLen {
+			if len(m.texts[t].Text) >= MinLen {
 				out = append(out, v.source(start, end))
 			}
 			return true
@@ -302,12 +302,12 @@ func (m *matcher) spans(s string) []span {
 	if len(out) == 0 {
 		return nil
 	}
-	slices.SortFunc(out, func(a, b span) int { return a.start - b.start })
+	slices.SortFunc(out, func(a, b Span) int { return a.Start - b.Start })
 	merged := out[:1]
 	for _, sp := range out[1:] {
 		last := &merged[len(merged)-1]
-		if sp.start <= last.end {
-			last.end = max(last.end, sp.end)
+		if sp.Start <= last.End {
+			last.End = max(last.End, sp.End)
 			continue
 		}
 		merged = append(merged, sp)
@@ -315,11 +315,11 @@ func (m *matcher) spans(s string) []span {
 	return merged
 }
 
-// redact replaces every span of s that is secret text, in any of the
+// Redact replaces every span of s that is secret text, in any of the
 // forms spans knows, by [secret]: with the rest of the word it is part
 // of (wordSpan), so that what is left cannot complete a short secret
 // ("htm" in "text/html").
-func (m *matcher) redact(s string) string {
+func (m *Matcher) Redact(s string) string {
 	if m == nil {
 		return s
 	}
@@ -331,13 +331,13 @@ func (m *matcher) redact(s string) string {
 	at := 0
 	for _, sp := range spans {
 		sp = wordSpan(s, sp)
-		if sp.end <= at {
+		if sp.End <= at {
 			continue // in the word of the previous one
 		}
-		sp.start = max(sp.start, at)
-		b.WriteString(s[at:sp.start])
+		sp.Start = max(sp.Start, at)
+		b.WriteString(s[at:sp.Start])
 		b.WriteString("[secret]")
-		at = sp.end
+		at = sp.End
 	}
 	b.WriteString(s[at:])
 	return b.String()
@@ -345,13 +345,13 @@ func (m *matcher) redact(s string) string {
 
 // wordSpan is sp widened to the word of s it is in: the run of ASCII
 // letters and digits, and bytes of other UTF-8 characters, around it.
-func wordSpan(s string, sp span) span {
+func wordSpan(s string, sp Span) Span {
 	word := func(c byte) bool { return isAlnum(c) || c >= utf8.RuneSelf }
-	for sp.start > 0 && word(s[sp.start-1]) {
-		sp.start--
+	for sp.Start > 0 && word(s[sp.Start-1]) {
+		sp.Start--
 	}
-	for sp.end < len(s) && word(s[sp.end]) {
-		sp.end++
+	for sp.End < len(s) && word(s[sp.End]) {
+		sp.End++
 	}
 	return sp
 }
@@ -370,14 +370,14 @@ type view struct {
 }
 
 // source is the span of s that [start, end) of v's text comes from.
-func (v view) source(start, end int) span {
+func (v view) source(start, end int) Span {
 	switch {
 	case v.from != nil:
-		return span{int(v.from[start]), int(v.to[end-1])}
+		return Span{int(v.from[start]), int(v.to[end-1])}
 	case v.in != 0:
-		return span{v.offset + start*v.in/v.out, v.offset + (end*v.in+v.out-1)/v.out}
+		return Span{v.offset + start*v.in/v.out, v.offset + (end*v.in+v.out-1)/v.out}
 	}
-	return span{v.offset + start, v.offset + end}
+	return Span{v.offset + start, v.offset + end}
 }
 
 // views are the decodings of s a secret may hide in: unescaped (once and
@@ -514,8 +514,8 @@ func isAlnum(c byte) bool {
 }
 
 // runs are the maximal runs of s whose bytes are in, at least n long.
-func runs(s string, in func(byte) bool, n int) []span {
-	var out []span
+func runs(s string, in func(byte) bool, n int) []Span {
+	var out []Span
 	for i := 0; i < len(s); {
 		if !in(s[i]) {
 			i++
@@ -526,7 +526,7 @@ func runs(s string, in func(byte) bool, n int) []span {
 			j++
 		}
 		if j-i >= n {
-			out = append(out, span{i, j})
+			out = append(out, Span{i, j})
 		}
 		i = j
 	}
@@ -539,15 +539,15 @@ func runs(s string, in func(byte) bool, n int) []span {
 // the two (an encoding after "/a-b/") still decodes.
 func base64Views(s string) []view {
 	var out []view
-	for _, r := range runs(s, isBase64Char, base64.RawStdEncoding.EncodedLen(minSecretLen)) {
-		run := urlToStdBase64.Replace(s[r.start:r.end])
+	for _, r := range runs(s, isBase64Char, base64.RawStdEncoding.EncodedLen(MinLen)) {
+		run := urlToStdBase64.Replace(s[r.Start:r.End])
 		for off := 0; off < 4 && off < len(run); off++ {
 			chars := run[off:]
 			if len(chars)%4 == 1 {
 				chars = chars[:len(chars)-1]
 			}
-			if data, err := base64.RawStdEncoding.DecodeString(chars); err == nil && len(data) >= minSecretLen {
-				out = append(out, view{text: string(data), offset: r.start + off, in: 4, out: 3})
+			if data, err := base64.RawStdEncoding.DecodeString(chars); err == nil && len(data) >= MinLen {
+				out = append(out, view{text: string(data), offset: r.Start + off, in: 4, out: 3})
 			}
 		}
 	}
@@ -560,14 +560,14 @@ var urlToStdBase64 = strings.NewReplacer("-", "+", "_", "/")
 // second digit.
 func hexViews(s string) []view {
 	var out []view
-	for _, r := range runs(s, isHexDigit, 2*minSecretLen) {
+	for _, r := range runs(s, isHexDigit, 2*MinLen) {
 		for off := 0; off < 2; off++ {
-			digits := s[r.start+off : r.end]
+			digits := s[r.Start+off : r.End]
 			data := make([]byte, len(digits)/2)
 			for i := range data {
 				data[i] = unhex(digits[2*i])<<4 | unhex(digits[2*i+1])
 			}
-			out = append(out, view{text: string(data), offset: r.start + off, in: 2, out: 1})
+			out = append(out, view{text: string(data), offset: r.Start + off, in: 2, out: 1})
 		}
 	}
 	return out
@@ -603,8 +603,8 @@ func equalFoldASCII(a, b string) bool {
 	return true
 }
 
-// lowerASCII is s with its ASCII letters in lower case, byte for byte.
-func lowerASCII(s string) string {
+// LowerASCII is s with its ASCII letters in lower case, byte for byte.
+func LowerASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		if 'A' <= s[i] && s[i] <= 'Z' {
 			b := []byte(s)
@@ -617,22 +617,22 @@ func lowerASCII(s string) string {
 	return s
 }
 
-// occurrence is a place a secret text is whole in a string.
-type occurrence struct {
-	span
-	key bool // the text is a key of a secret map
+// Occurrence is a place a secret text is whole in a string.
+type Occurrence struct {
+	Span
+	Key bool // the text is a key of a secret map
 }
 
-// occurrences are the places s holds a secret text whole, as it is (ASCII
+// Occurrences are the places s holds a secret text whole, as it is (ASCII
 // case aside), in the order they end; short keys included.
-func (m *matcher) occurrences(s string) []occurrence {
+func (m *Matcher) Occurrences(s string) []Occurrence {
 	if m == nil {
 		return nil
 	}
-	var out []occurrence
+	var out []Occurrence
 	m.scan(s, func(t, start, end int) bool {
-		if end-start == len(m.texts[t].text) {
-			out = append(out, occurrence{span{start, end}, m.texts[t].key})
+		if end-start == len(m.texts[t].Text) {
+			out = append(out, Occurrence{Span{start, end}, m.texts[t].Key})
 		}
 		return true
 	})

@@ -1,4 +1,4 @@
-package core
+package goschema
 
 import (
 	"fmt"
@@ -94,31 +94,46 @@ var (
 	tokenLike = regexp.MustCompile(`^[^:\s]+:[^:\s]*:[^:\s]+$`)
 )
 
+// IsEnum reports whether t is an enum as the host reads one: a named type
+// with func (T) Values() []host.EnumValue[T].
+func IsEnum(t reflect.Type) bool {
+	_, ok := enumValues(t)
+	return ok
+}
+
+// CheckResourceRef refuses a ref that names no resource.
+func CheckResourceRef(t reflect.Type, ref string) error {
+	if !tokenLike.MatchString(ref) && !strings.Contains(ref, "#/resources/") {
+		return fmt.Errorf("WithResourceRef[%s](%q): want a resource token or a $ref to one (/pkg/vX.Y.Z/schema.json#/resources/<token>)", Elem(t), ref)
+	}
+	return nil
+}
+
 // resourceOfType is the $ref of the resource whose Go type is t.
-func (p *Provider) resourceOfType(t reflect.Type) (string, error) {
-	t = elem(t)
-	if ref, ok := p.refTypes[t]; ok {
+func (p *Package) resourceOfType(t reflect.Type) (string, error) {
+	t = Elem(t)
+	if ref, ok := p.RefTypes[t]; ok {
 		if strings.Contains(ref, "#") {
 			return ref, nil
 		}
-		if !p.componentTokens()[ref] && p.resources[ref] == nil {
+		if !p.Components[ref] && p.Resources[ref] == nil {
 			return "", fmt.Errorf("WithResourceRef[%s] names %s, which this provider does not register (another package's resource needs its $ref: /pkg/vX.Y.Z/schema.json#/resources/<token>)", t, ref)
 		}
 		return localRef("resources", ref), nil
 	}
 	var toks []string
-	for tok := range p.componentTokens() {
-		if sh, ok := p.signatures[tok]; ok && sh.result != nil && elem(sh.result) == t {
+	for tok := range p.Components {
+		if sh, ok := p.Signatures[tok]; ok && sh.Result != nil && Elem(sh.Result) == t {
 			toks = append(toks, tok)
 		}
 	}
-	for tok, r := range p.resources {
-		sh, ok := p.signatures[tok]
-		backend := any(r)
-		if ok && sh.fn != nil { // the author's, a typed one unwrapped
-			backend = sh.fn
+	for tok, r := range p.Resources {
+		sh, ok := p.Signatures[tok]
+		backend := r
+		if ok && sh.Fn != nil { // the author's, a typed one unwrapped
+			backend = sh.Fn
 		}
-		if backend != nil && elem(reflect.TypeOf(backend)) == t || ok && sh.result != nil && elem(sh.result) == t {
+		if backend != nil && Elem(reflect.TypeOf(backend)) == t || ok && sh.Result != nil && Elem(sh.Result) == t {
 			toks = append(toks, tok)
 		}
 	}

@@ -1,4 +1,4 @@
-package core
+package redact
 
 import (
 	"encoding/base64"
@@ -19,7 +19,7 @@ import (
 func TestRedactSurvivesQuotingAndEncodings(t *testing.T) {
 	t.Parallel()
 	const secret = "Lit\"Secret-88\\\n\x01é"
-	m := newMatcher([]secretText{{text: secret}})
+	m := New([]Text{{Text: secret}})
 	quotedJSON, _ := json.Marshal(secret)
 	forms := map[string]string{
 		"plain": secret,
@@ -48,7 +48,7 @@ func TestRedactSurvivesQuotingAndEncodings(t *testing.T) {
 	}
 	for name, form := range forms {
 		msg := fmt.Sprintf("no object %s in bucket b-1", form)
-		got := m.redact(msg)
+		got := m.Redact(msg)
 		if !strings.Contains(got, "[secret]") || strings.Contains(got, "Secret-88") || strings.Contains(strings.ToLower(got), "secret-88") {
 			t.Errorf("%s: %q redacts to %q", name, msg, got)
 		}
@@ -64,24 +64,24 @@ func TestRedactSurvivesQuotingAndEncodings(t *testing.T) {
 func TestMatcherManySecrets(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("x", keyLen) + "-the-end"
-	texts := []secretText{{text: "abc"}, {text: "abcdef"}, {text: "bcd"}, {text: long}}
+	texts := []Text{{Text: "abc"}, {Text: "abcdef"}, {Text: "bcd"}, {Text: long}}
 	for i := range 1000 {
-		texts = append(texts, secretText{text: fmt.Sprintf("page-%04d.html", i), key: true})
+		texts = append(texts, Text{Text: fmt.Sprintf("page-%04d.html", i), Key: true})
 	}
-	m := newMatcher(texts)
+	m := New(texts)
 	for s, want := range map[string]bool{
 		"xabcx": true, "xbcdx": true, "ABCDEF": true, "ab": false,
 		"site-page-0999.html-x": true, "site-page-1000.html": false,
 		long: true, long[:len(long)-1]: false, "y" + long + "y": true,
 	} {
-		if got := m.within(s); got != want {
+		if got := m.Within(s); got != want {
 			t.Errorf("within(%.20q...) = %v, want %v", s, got, want)
 		}
 	}
-	if got := m.redact("a abcdef b"); got != "a [secret] b" {
+	if got := m.Redact("a abcdef b"); got != "a [secret] b" {
 		t.Errorf("redact = %q", got)
 	}
-	if newMatcher([]secretText{{text: "ab"}}) != nil {
+	if New([]Text{{Text: "ab"}}) != nil {
 		t.Error("a matcher of texts too short to redact")
 	}
 }
@@ -94,8 +94,8 @@ func TestMatcherDoesNotCopyLargeSecrets(t *testing.T) {
 	lower := strings.ToLower(secret)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	m := newMatcher([]secretText{{text: secret}, {text: lower}})
-	found := m.within("x" + secret[:100] + "x")
+	m := New([]Text{{Text: secret}, {Text: lower}})
+	found := m.Within("x" + secret[:100] + "x")
 	runtime.ReadMemStats(&after)
 	if found {
 		t.Error("a prefix of the secret is found as the secret")
@@ -115,15 +115,15 @@ func TestRedactFoldsEveryLetter(t *testing.T) {
 	t.Parallel()
 	for c := byte('a'); c <= 'z'; c++ {
 		secret := "key-" + strings.Repeat(string(c), 3)
-		m := newMatcher([]secretText{{text: secret}})
+		m := New([]Text{{Text: secret}})
 		msg := "bad key " + strings.ToUpper(secret) + "!"
-		if got := m.redact(msg); got != "bad key [secret]!" {
+		if got := m.Redact(msg); got != "bad key [secret]!" {
 			t.Errorf("secret %q: %q redacts to %q", secret, msg, got)
 		}
 	}
 	for _, secret := range []string{"Zed-key", "ZZZ"} {
-		m := newMatcher([]secretText{{text: secret}})
-		if got := m.redact("bad key " + strings.ToLower(secret)); got != "bad key [secret]" {
+		m := New([]Text{{Text: secret}})
+		if got := m.Redact("bad key " + strings.ToLower(secret)); got != "bad key [secret]" {
 			t.Errorf("secret %q: its lower-case form redacts to %q", secret, got)
 		}
 	}
@@ -132,8 +132,8 @@ func TestRedactFoldsEveryLetter(t *testing.T) {
 	if !strings.Contains(enc, "Z") {
 		t.Fatalf("base64 %q holds no Z: the case tests nothing", enc)
 	}
-	m := newMatcher([]secretText{{text: secret}})
-	if got := m.redact("token " + enc + " refused"); strings.Contains(got, enc) || !strings.Contains(got, "[secret]") {
+	m := New([]Text{{Text: secret}})
+	if got := m.Redact("token " + enc + " refused"); strings.Contains(got, enc) || !strings.Contains(got, "[secret]") {
 		t.Errorf("base64 %q redacts to %q", enc, got)
 	}
 }
@@ -155,8 +155,8 @@ func TestRedactWholeWord(t *testing.T) {
 		{"abc", "x%61bcd y", "[secret] y"},                  // escaped: the word of the text decoded
 		{"abc", "q=abc&r=abcxabc", "q=[secret]&r=[secret]"}, // two in one word: one [secret]
 	} {
-		m := newMatcher([]secretText{{text: tc.secret}})
-		if got := m.redact(tc.msg); got != tc.want {
+		m := New([]Text{{Text: tc.secret}})
+		if got := m.Redact(tc.msg); got != tc.want {
 			t.Errorf("secret %q: %q redacts to %q, want %q", tc.secret, tc.msg, got, tc.want)
 		}
 	}
