@@ -19,10 +19,7 @@ func FromTerraform(block *tfprotov6.SchemaBlock, v tftypes.Value) (property.Map,
 	if v.IsNull() {
 		return property.Map{}, nil
 	}
-	if !v.IsKnown() {
-		return property.Map{}, errorf("", "the object is unknown")
-	}
-	return fromObject(shapeOfBlock(block), v, "")
+	return (&Block{shape: shapeOfBlock(block)}).FromTerraform(v)
 }
 
 // ValueFromTerraform converts one value back (a function result, a dynamic

@@ -1,0 +1,105 @@
+package tfvalue
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// TestMsgPackAsTftypes: Block.MsgPack writes what tftypes writes, but
+// for the order of map keys: the same length, decoding to the same value,
+// and the same bytes when no map has two keys.
+func TestMsgPackAsTftypes(t *testing.T) {
+	block := testBlock()
+	b := NewBlock(block)
+	typ := block.ValueType()
+	compared := 0
+	for seed := range uint64(500) {
+		g := gen{rand.New(rand.NewPCG(seed, 3))}
+		v, err := b.ToTerraform(g.object(b.shape.obj, 0))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		got, err := b.MsgPack(v)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		want, err := v.MarshalMsgPack(typ) //lint:ignore SA1019 what MsgPack must write
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("seed %d: %d bytes, tftypes writes %d", seed, len(got), len(want))
+		}
+		back, err := tftypes.ValueFromMsgPack(got, typ) //lint:ignore SA1019 the protocol's decoding
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		theirs, err := tftypes.ValueFromMsgPack(want, typ) //lint:ignore SA1019 the protocol's decoding
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if !back.Equal(theirs) {
+			t.Fatalf("seed %d: decodes to\n%v\nnot\n%v", seed, back, theirs)
+		}
+		if !hasWideMap(v) {
+			compared++
+			if !bytes.Equal(got, want) {
+				t.Fatalf("seed %d: bytes %x, tftypes writes %x", seed, got, want)
+			}
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no value was compared byte for byte")
+	}
+	t.Logf("%d of 500 compared byte for byte", compared)
+}
+
+// hasWideMap reports whether v holds a map or a dynamic object of two
+// keys or more, whose order tftypes leaves to Go's map iteration.
+func hasWideMap(v tftypes.Value) bool {
+	if !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	var xs []tftypes.Value
+	var m map[string]tftypes.Value
+	switch {
+	case v.As(&xs) == nil:
+		for _, x := range xs {
+			if hasWideMap(x) {
+				return true
+			}
+		}
+	case v.As(&m) == nil:
+		if v.Type().Is(tftypes.Map{}) && len(m) > 1 {
+			return true
+		}
+		for _, x := range m {
+			if hasWideMap(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestMsgPackErrors: a value that does not fit the block fails as
+// tftypes fails it.
+func TestMsgPackErrors(t *testing.T) {
+	block := &tfprotov6.SchemaBlock{Attributes: []*tfprotov6.SchemaAttribute{{Name: "a", Type: tftypes.String, Optional: true}}}
+	b := NewBlock(block)
+	wrong := tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{"b": tftypes.String}},
+		map[string]tftypes.Value{"b": tftypes.NewValue(tftypes.String, "x")})
+	_, err := b.MsgPack(wrong)
+	_, want := wrong.MarshalMsgPack(block.ValueType()) //lint:ignore SA1019 what MsgPack must write
+	if err == nil || want == nil || err.Error() != want.Error() {
+		t.Fatalf("got %v, want %v", err, want)
+	}
+	ok, err := b.MsgPack(tftypes.NewValue(block.ValueType(), map[string]tftypes.Value{"a": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}))
+	if err != nil || !bytes.Equal(ok, []byte{0x81, 0xa1, 'a', 0xd4, 0, 0}) {
+		t.Fatalf("got %x, %v", ok, err)
+	}
+}
