@@ -7,7 +7,8 @@ import (
 	"github.com/polyhost/polyhost/host/terraform/internal/tfvalue"
 )
 
-// encoder writes a resource type's values as the protocol sends them.
+// encoder writes and reads a resource type's values as the protocol
+// sends them.
 // A request sends no value's encoding twice: a null is encoded once per
 // type, a configuration once per request, and a state the provider
 // answered goes back as it came.
@@ -34,6 +35,14 @@ func (e encoder) encode(v tftypes.Value) (*tfprotov6.DynamicValue, error) {
 		return nil, err
 	}
 	return &tfprotov6.DynamicValue{MsgPack: b}, nil
+}
+
+// decode is d.Unmarshal of the type; msgpack is read walking its shape.
+func (e encoder) decode(d tfprotov6.DynamicValue) (tftypes.Value, error) {
+	if d.JSON == nil && d.MsgPack != nil {
+		return e.conv.FromMsgPack(d.MsgPack)
+	}
+	return d.Unmarshal(e.conv.Type())
 }
 
 // encode is v's encoding: answered, when the provider answered v in

@@ -736,7 +736,7 @@ func (r *Resource) decode(d *tfprotov6.DynamicValue) (tftypes.Value, error) {
 	if d == nil {
 		return r.null(), nil
 	}
-	v, err := d.Unmarshal(r.conv.Type())
+	v, err := r.enc.decode(*d)
 	if err != nil {
 		who := r.Provider
 		if who == "" {

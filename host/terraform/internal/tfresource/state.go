@@ -75,7 +75,11 @@ func (m meta) value() property.Value {
 // conv is block's conversions.
 func rawState(block *tfprotov6.SchemaBlock, conv *tfvalue.Block, current, version int64, outputs property.Map) ([]byte, error) {
 	if version == current {
-		v, err := conv.ToTerraform(conv.Known(outputs)) // without attributes the provider has since dropped
+		known := conv.Known(outputs) // without attributes the provider has since dropped
+		if j, ok := conv.StateJSON(known); ok {
+			return j, nil
+		}
+		v, err := conv.ToTerraform(known)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
 
 // MsgPack is v, a value of the block's type, encoded as the plugin
@@ -151,4 +152,193 @@ func encodeNumber(enc *msgpack.Encoder, n *big.Float) error {
 		return enc.EncodeFloat64(f)
 	}
 	return enc.EncodeString(n.Text('f', -1))
+}
+
+// FromMsgPack decodes a value of the block's type as the plugin protocol
+// sends it: the value tftypes.ValueFromMsgPack decodes, walking the
+// block's shape instead of building an attribute path at every step. A
+// value of a dynamic position is left to tftypes, as is anything this
+// does not expect (an error among them, which tftypes words).
+func (b *Block) FromMsgPack(data []byte) (tftypes.Value, error) {
+	dec := msgpack.NewDecoder(bytes.NewReader(data))
+	v, err := decode(dec, b.shape, b.shape.typ)
+	if err != nil {
+		return tftypes.ValueFromMsgPack(data, b.shape.typ) //lint:ignore SA1019 the protocol's decoding, as tfprotov6.DynamicValue.Unmarshal reads it
+	}
+	return v, nil
+}
+
+// decode reads a value of shape s, declared of type typ.
+func decode(dec *msgpack.Decoder, s *shape, typ tftypes.Type) (tftypes.Value, error) {
+	if s.kind == kDynamic || s.kind == kInvalid {
+		raw, err := dec.DecodeRaw()
+		if err != nil {
+			return tftypes.Value{}, err
+		}
+		return tftypes.ValueFromMsgPack(raw, typ) //lint:ignore SA1019 the protocol's decoding, as tfprotov6.DynamicValue.Unmarshal reads it
+	}
+	peek, err := dec.PeekCode()
+	if err != nil {
+		return tftypes.Value{}, err
+	}
+	if msgpcode.IsExt(peek) { // as tftypes and go-cty, every extension is an unknown
+		if err := dec.Skip(); err != nil {
+			return tftypes.Value{}, err
+		}
+		return tftypes.NewValue(typ, tftypes.UnknownValue), nil
+	}
+	if peek == msgpcode.Nil {
+		if err := dec.Skip(); err != nil {
+			return tftypes.Value{}, err
+		}
+		return tftypes.NewValue(typ, nil), nil
+	}
+	switch s.kind {
+	case kString:
+		x, err := dec.DecodeString()
+		if err != nil {
+			return tftypes.Value{}, err
+		}
+		return tftypes.NewValue(tftypes.String, x), nil
+	case kBool:
+		x, err := dec.DecodeBool()
+		if err != nil {
+			return tftypes.Value{}, err
+		}
+		return tftypes.NewValue(tftypes.Bool, x), nil
+	case kNumber:
+		n, err := decodeNumber(dec, peek)
+		if err != nil {
+			return tftypes.Value{}, err
+		}
+		return tftypes.NewValue(tftypes.Number, n), nil
+	case kList, kSet:
+		var et tftypes.Type
+		switch t := typ.(type) {
+		case tftypes.List:
+			et = t.ElementType
+		case tftypes.Set:
+			et = t.ElementType
+		default:
+			return tftypes.Value{}, errShape
+		}
+		if et.Is(tftypes.DynamicPseudoType) {
+			return tftypes.Value{}, errShape // tftypes infers the element type
+		}
+		n, err := dec.DecodeArrayLen()
+		if err != nil || n < 0 {
+			return tftypes.Value{}, errShape
+		}
+		vals := make([]tftypes.Value, n)
+		for i := range vals {
+			if vals[i], err = decode(dec, s.elem, et); err != nil {
+				return tftypes.Value{}, err
+			}
+		}
+		if s.kind == kList {
+			return tftypes.NewValue(tftypes.List{ElementType: et}, vals), nil
+		}
+		if n > 0 {
+			if et, err = tftypes.TypeFromElements(vals); err != nil {
+				return tftypes.Value{}, err
+			}
+		}
+		return tftypes.NewValue(tftypes.Set{ElementType: et}, vals), nil
+	case kMap:
+		mt, ok := typ.(tftypes.Map)
+		if !ok {
+			return tftypes.Value{}, errShape
+		}
+		n, err := dec.DecodeMapLen()
+		if err != nil || n < 0 {
+			return tftypes.Value{}, errShape
+		}
+		vals := make(map[string]tftypes.Value, n)
+		for range n {
+			k, err := dec.DecodeString()
+			if err != nil {
+				return tftypes.Value{}, err
+			}
+			if vals[k], err = decode(dec, s.elem, mt.ElementType); err != nil {
+				return tftypes.Value{}, err
+			}
+		}
+		return tftypes.NewValue(tftypes.Map{ElementType: mt.ElementType}, vals), nil
+	case kTuple:
+		tt, ok := typ.(tftypes.Tuple)
+		if !ok || len(tt.ElementTypes) != len(s.elems) {
+			return tftypes.Value{}, errShape
+		}
+		n, err := dec.DecodeArrayLen()
+		if err != nil || n != len(s.elems) {
+			return tftypes.Value{}, errShape
+		}
+		vals := make([]tftypes.Value, n)
+		for i := range vals {
+			if vals[i], err = decode(dec, s.elems[i], tt.ElementTypes[i]); err != nil {
+				return tftypes.Value{}, err
+			}
+		}
+		return tftypes.NewValue(tftypes.Tuple{ElementTypes: tt.ElementTypes}, vals), nil
+	case kObject:
+		ot, ok := typ.(tftypes.Object)
+		if !ok || len(ot.AttributeTypes) != len(s.obj.order) {
+			return tftypes.Value{}, errShape
+		}
+		n, err := dec.DecodeMapLen()
+		if err != nil || n != len(ot.AttributeTypes) {
+			return tftypes.Value{}, errShape
+		}
+		vals := make(map[string]tftypes.Value, n)
+		for range n {
+			k, err := dec.DecodeString()
+			if err != nil {
+				return tftypes.Value{}, err
+			}
+			f, ok := s.obj.fields[k]
+			at, known := ot.AttributeTypes[k]
+			if !ok || !known {
+				return tftypes.Value{}, errShape
+			}
+			if vals[k], err = decode(dec, f.shape, at); err != nil {
+				return tftypes.Value{}, err
+			}
+		}
+		if len(vals) != n {
+			return tftypes.Value{}, errShape // a key twice
+		}
+		return tftypes.NewValue(tftypes.Object{AttributeTypes: ot.AttributeTypes}, vals), nil
+	}
+	return tftypes.Value{}, errShape
+}
+
+// decodeNumber reads a number as tftypes does: integers exactly, floats
+// as float64, text at 512 bits.
+func decodeNumber(dec *msgpack.Decoder, peek byte) (*big.Float, error) {
+	switch {
+	case msgpcode.IsFixedNum(peek), peek == msgpcode.Int8, peek == msgpcode.Int16, peek == msgpcode.Int32, peek == msgpcode.Int64:
+		x, err := dec.DecodeInt64()
+		if err != nil {
+			return nil, err
+		}
+		return new(big.Float).SetInt64(x), nil
+	case peek == msgpcode.Uint8, peek == msgpcode.Uint16, peek == msgpcode.Uint32, peek == msgpcode.Uint64:
+		x, err := dec.DecodeUint64()
+		if err != nil {
+			return nil, err
+		}
+		return new(big.Float).SetUint64(x), nil
+	case peek == msgpcode.Float, peek == msgpcode.Double:
+		x, err := dec.DecodeFloat64()
+		if err != nil {
+			return nil, err
+		}
+		return big.NewFloat(x), nil
+	}
+	s, err := dec.DecodeString()
+	if err != nil {
+		return nil, err
+	}
+	f, _, err := big.ParseFloat(s, 10, 512, big.ToNearestEven)
+	return f, err
 }

@@ -103,3 +103,47 @@ func TestMsgPackErrors(t *testing.T) {
 		t.Fatalf("got %x, %v", ok, err)
 	}
 }
+
+// TestFromMsgPackAsTftypes: Block.FromMsgPack decodes what tftypes
+// decodes, of the same type, from what tftypes and MsgPack write; what
+// does not fit the block fails as tftypes fails it.
+func TestFromMsgPackAsTftypes(t *testing.T) {
+	block := testBlock()
+	b := NewBlock(block)
+	typ := block.ValueType()
+	for seed := range uint64(500) {
+		g := gen{rand.New(rand.NewPCG(seed, 4))}
+		v, err := b.ToTerraform(g.object(b.shape.obj, 0))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		theirs, err := v.MarshalMsgPack(typ) //lint:ignore SA1019 what a provider sends
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		ours, err := b.MsgPack(v)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for _, data := range [][]byte{theirs, ours} {
+			want, err := tftypes.ValueFromMsgPack(data, typ) //lint:ignore SA1019 what FromMsgPack must decode
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			got, err := b.FromMsgPack(data)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if !got.Equal(want) || !got.Type().Equal(want.Type()) || got.String() != want.String() {
+				t.Fatalf("seed %d: decoded\n%v\nnot\n%v", seed, got, want)
+			}
+		}
+	}
+	for _, data := range [][]byte{{}, {0x81, 0xa1, 'z', 0xc0}, {0x80}, {0xa1, 'x'}, {0x91}} {
+		_, err := b.FromMsgPack(data)
+		_, want := tftypes.ValueFromMsgPack(data, typ) //lint:ignore SA1019 what FromMsgPack must decode
+		if err == nil || want == nil || err.Error() != want.Error() {
+			t.Errorf("%x: got %v, want %v", data, err, want)
+		}
+	}
+}
