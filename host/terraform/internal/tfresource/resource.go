@@ -535,16 +535,17 @@ func (r *Resource) hasID() bool {
 
 // outputs are a state's outputs and its id, StateKey added.
 func (r *Resource) outputs(state tftypes.Value, private []byte) (resource.ID, property.Map, error) {
-	m, err := r.conv.FromTerraform(state)
+	m, err := r.conv.FromTerraformFields(state)
 	if err != nil {
 		return "", property.Map{}, r.errorf("state", err)
 	}
 	var id string
-	if v := m.Get("id"); v.IsString() {
+	if v := m["id"]; v.IsString() {
 		id = v.AsString()
 	}
-	m = m.Delete("id").Set(StateKey, meta{version: r.schema.Version, private: private}.value())
-	return resource.ID(id), m, nil
+	delete(m, "id")
+	m[StateKey] = meta{version: r.schema.Version, private: private}.value()
+	return resource.ID(id), property.NewMap(m), nil
 }
 
 // diff compares the prior and planned states by top-level property: those

@@ -75,11 +75,11 @@ func (m meta) value() property.Value {
 // conv is block's conversions.
 func rawState(block *tfprotov6.SchemaBlock, conv *tfvalue.Block, current, version int64, outputs property.Map) ([]byte, error) {
 	if version == current {
-		known := conv.Known(outputs) // without attributes the provider has since dropped
-		if j, ok := conv.StateJSON(known); ok {
+		// without attributes the provider has since dropped
+		if j, ok := conv.StateJSON(outputs); ok {
 			return j, nil
 		}
-		v, err := conv.ToTerraform(known)
+		v, err := conv.ToTerraform(conv.Known(outputs))
 		if err != nil {
 			return nil, err
 		}

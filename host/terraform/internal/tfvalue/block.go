@@ -43,6 +43,19 @@ func (b *Block) FromTerraform(v tftypes.Value) (property.Map, error) {
 	return fromObject(b.shape, v, "")
 }
 
+// FromTerraformFields is FromTerraform's properties as a Go map, which the
+// caller owns: to change before making it a property.Map, without a copy
+// per change.
+func (b *Block) FromTerraformFields(v tftypes.Value) (map[string]property.Value, error) {
+	if v.IsNull() {
+		return map[string]property.Value{}, nil
+	}
+	if !v.IsKnown() {
+		return nil, errorf("", "the object is unknown")
+	}
+	return fromFields(b.shape, v, "")
+}
+
 // Known is Known of the block.
 func (b *Block) Known(m property.Map) property.Map {
 	out := make(map[string]property.Value, len(b.names))

@@ -10,21 +10,25 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
-// StateJSON is m, the properties of a state of the block, as Terraform's
-// JSON state writes them: what encoding/json writes of the Terraform value
-// ToTerraform converts m to, each attribute by its Terraform name, keys
-// sorted, numbers in big.Float's shortest text, absent nested blocks
-// empty. It is written straight from m; ok is false when m holds what it
-// leaves to that longer way (an unknown, a dynamic value, a value
-// ToTerraform refuses, a number JSON cannot hold).
+// StateJSON is Known(m), the properties of a state of the block, as
+// Terraform's JSON state writes them: what encoding/json writes of the
+// Terraform value ToTerraform converts them to, each attribute by its
+// Terraform name, keys sorted, numbers in big.Float's shortest text,
+// absent nested blocks empty. It is written straight from m; ok is false
+// when m holds what it leaves to that longer way (an unknown, a dynamic
+// value, a value ToTerraform refuses, a number JSON cannot hold).
 func (b *Block) StateJSON(m property.Map) (out []byte, ok bool) {
-	return appendObject(make([]byte, 0, 256), b.shape, m)
+	return appendObject(make([]byte, 0, 256), b.shape, m, true)
 }
 
-func appendObject(buf []byte, s *shape, m property.Map) ([]byte, bool) {
-	for k := range m.All {
-		if _, ok := s.obj.byProp[k]; !ok {
-			return nil, false
+// appendObject writes m as an object of shape s; only its properties when
+// known is set, else m must hold nothing else.
+func appendObject(buf []byte, s *shape, m property.Map, known bool) ([]byte, bool) {
+	if !known {
+		for k := range m.All {
+			if _, ok := s.obj.byProp[k]; !ok {
+				return nil, false
+			}
 		}
 	}
 	buf = append(buf, '{')
@@ -43,7 +47,7 @@ func appendObject(buf []byte, s *shape, m property.Map) ([]byte, bool) {
 			case tfprotov6.SchemaNestedBlockNestingModeMap:
 				buf = append(buf, "{}"...)
 			case tfprotov6.SchemaNestedBlockNestingModeGroup:
-				buf, ok = appendObject(buf, f.shape, property.Map{})
+				buf, ok = appendObject(buf, f.shape, property.Map{}, false)
 			default:
 				buf = append(buf, "null"...)
 			}
@@ -129,7 +133,7 @@ func appendValue(buf []byte, s *shape, v property.Value) ([]byte, bool) {
 		if !v.IsMap() {
 			return nil, false
 		}
-		return appendObject(buf, s, v.AsMap())
+		return appendObject(buf, s, v.AsMap(), false)
 	}
 	return nil, false // dynamic, or no Terraform type
 }
