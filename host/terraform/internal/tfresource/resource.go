@@ -431,19 +431,18 @@ func changedPaths(prior, plan tftypes.Value, paths []*tftypes.AttributePath) []*
 
 // planResourceChange plans; dcfg is cfg's encoding.
 func (r *Resource) planResourceChange(ctx context.Context, srv tfwire.Server, prior, proposed, cfg tftypes.Value, dcfg *tfprotov6.DynamicValue, private []byte) (*tfprotov6.PlanResourceChangeResponse, error) {
-	dv := [3]*tfprotov6.DynamicValue{nil, nil, dcfg}
-	for i, v := range []tftypes.Value{prior, proposed} {
-		var d *tfprotov6.DynamicValue
-		var err error
-		if i == 1 && prior.IsNull() && cfg.IsKnown() {
-			d = dcfg // with no prior state, proposedNew proposes cfg itself
-		} else if d, err = r.dynamic(v); err != nil {
+	dprior, err := r.dynamic(prior)
+	if err != nil {
+		return nil, err
+	}
+	dproposed := dcfg // with no prior state, proposedNew proposes cfg itself
+	if !prior.IsNull() || !cfg.IsKnown() {
+		if dproposed, err = r.dynamic(proposed); err != nil {
 			return nil, err
 		}
-		dv[i] = d
 	}
 	return answer(srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-		TypeName: r.typeName, PriorState: dv[0], ProposedNewState: dv[1], Config: dv[2], PriorPrivate: private}))
+		TypeName: r.typeName, PriorState: dprior, ProposedNewState: dproposed, Config: dcfg, PriorPrivate: private}))
 }
 
 // apply applies a plan. A failure that leaves a state is a
