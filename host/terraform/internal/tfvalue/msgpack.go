@@ -3,6 +3,7 @@ package tfvalue
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"slices"
@@ -162,10 +163,21 @@ func encodeNumber(enc *msgpack.Encoder, n *big.Float) error {
 func (b *Block) FromMsgPack(data []byte) (tftypes.Value, error) {
 	dec := msgpack.NewDecoder(bytes.NewReader(data))
 	v, err := decode(dec, b.shape, b.shape.typ)
+	if dup, ok := err.(duplicateError); ok {
+		return tftypes.Value{}, dup // tftypes would panic
+	}
 	if err != nil {
 		return tftypes.ValueFromMsgPack(data, b.shape.typ) //lint:ignore SA1019 the protocol's decoding, as tfprotov6.DynamicValue.Unmarshal reads it
 	}
 	return v, nil
+}
+
+// duplicateError is an object holding an attribute twice, which
+// tftypes.ValueFromMsgPack does not catch: it panics building the value.
+type duplicateError struct{ typ tftypes.Type }
+
+func (e duplicateError) Error() string {
+	return fmt.Sprintf("an object of type %s holds an attribute twice", e.typ)
 }
 
 // decode reads a value of shape s, declared of type typ.
@@ -305,7 +317,7 @@ func decode(dec *msgpack.Decoder, s *shape, typ tftypes.Type) (tftypes.Value, er
 			}
 		}
 		if len(vals) != n {
-			return tftypes.Value{}, errShape // a key twice
+			return tftypes.Value{}, duplicateError{typ}
 		}
 		return tftypes.NewValue(tftypes.Object{AttributeTypes: ot.AttributeTypes}, vals), nil
 	}

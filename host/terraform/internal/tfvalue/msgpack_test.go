@@ -3,6 +3,7 @@ package tfvalue
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -145,5 +146,16 @@ func TestFromMsgPackAsTftypes(t *testing.T) {
 		if err == nil || want == nil || err.Error() != want.Error() {
 			t.Errorf("%x: got %v, want %v", data, err, want)
 		}
+	}
+}
+
+// TestFromMsgPackDuplicateAttribute: an object holding an attribute twice
+// is an error, where tftypes.ValueFromMsgPack panics.
+func TestFromMsgPackDuplicateAttribute(t *testing.T) {
+	b := NewBlock(&tfprotov6.SchemaBlock{Attributes: []*tfprotov6.SchemaAttribute{
+		{Name: "a", Type: tftypes.String, Optional: true}, {Name: "b", Type: tftypes.String, Optional: true}}})
+	v, err := b.FromMsgPack([]byte{0x82, 0xa1, 'a', 0xc0, 0xa1, 'a', 0xc0})
+	if err == nil || !strings.Contains(err.Error(), "holds an attribute twice") {
+		t.Fatalf("got %v, %v", v, err)
 	}
 }
