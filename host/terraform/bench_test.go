@@ -3,6 +3,7 @@ package terraform
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"syscall"
 	"testing"
@@ -85,11 +86,12 @@ func cpu(b *testing.B) time.Duration {
 // resources created, refreshed and deleted through the host (Check,
 // Create, Read, Delete requests as the engine sends them), against the
 // floor, a bare client replaying exactly the protocol calls the host made
-// on a fresh provider process and decoding the states they answer. Both
-// figures are this process's CPU per resource; docs/performance.md has
-// them.
+// on a provider process of its own and decoding the states they answer.
+// The two take turns, a chunk of resources at a time, so that the shared
+// machine's load weighs on both alike. Both figures are this process's
+// CPU per resource; docs/performance.md has them.
 func BenchmarkBackendCPU(b *testing.B) {
-	const n = 1000
+	const n, chunks = 1000, 10
 	bin := tftest.TimeProvider(b)
 	ctx := context.Background()
 	for b.Loop() {
@@ -102,15 +104,6 @@ func BenchmarkBackendCPU(b *testing.B) {
 		if _, err := srv.Configure(ctx, &pulumirpc.ConfigureRequest{Args: &structpb.Struct{}, AcceptSecrets: true}); err != nil {
 			b.Fatal(err)
 		}
-		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		start := cpu(b)
-		for i := range n {
-			driveOne(b, srv, base.Add(time.Duration(i)*time.Second))
-		}
-		ours := cpu(b) - start
-		calls := src.last.calls
-		_ = p.Close()
-
 		floor, err := tfwire.Start(ctx, tfwire.Config{Path: bin})
 		if err != nil {
 			b.Fatal(err)
@@ -126,23 +119,83 @@ func BenchmarkBackendCPU(b *testing.B) {
 			b.Fatal(err)
 		}
 		typ := schema.ResourceSchemas["time_static"].ValueType()
-		start = cpu(b)
-		for _, call := range calls {
-			resp, err := call(ctx, floor)
-			if err == nil {
-				err = readState(resp, typ)
+		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		var ours, bare time.Duration
+		replayed := 0
+		for c := range chunks {
+			start := cpu(b)
+			for i := c * n / chunks; i < (c+1)*n/chunks; i++ {
+				driveOne(b, srv, base.Add(time.Duration(i)*time.Second))
 			}
-			if err != nil {
-				b.Fatal(err)
+			ours += cpu(b) - start
+			calls := src.last.calls[replayed:]
+			replayed += len(calls)
+			start = cpu(b)
+			for _, call := range calls {
+				resp, err := call(ctx, floor)
+				if err == nil {
+					err = readState(resp, typ)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
 			}
+			bare += cpu(b) - start
 		}
-		bare := cpu(b) - start
+		_ = p.Close()
 		_ = floor.Close()
 		b.ReportMetric(float64(ours.Microseconds())/n, "ours-cpu-us/resource")
 		b.ReportMetric(float64(bare.Microseconds())/n, "floor-cpu-us/resource")
 		b.ReportMetric(float64(ours)/float64(bare), "ours/floor")
-		b.ReportMetric(float64(len(calls))/n, "calls/resource")
+		b.ReportMetric(float64(replayed)/n, "calls/resource")
 	}
+}
+
+// BenchmarkBackendMemory is the backend's memory per resource at 250 and
+// at 1,000 resources, each created, refreshed and deleted as in
+// BenchmarkBackendCPU: what this process allocates per resource (bytes
+// and objects), and what stays live after a collection at the end, per
+// resource (the host keeps nothing per resource: the engine keeps the
+// state). Flat means the same figures at both sizes. The provider
+// processes are not counted. docs/performance.md has the figures.
+func BenchmarkBackendMemory(b *testing.B) {
+	for _, n := range []int{250, 1000} {
+		b.Run(fmt.Sprintf("resources=%d", n), func(b *testing.B) {
+			bin := tftest.TimeProvider(b)
+			ctx := context.Background()
+			for b.Loop() {
+				p, err := host.New("timekit", serve(binary{path: bin}, options{prefix: "time", only: []string{"time_static"}}))
+				if err != nil {
+					b.Fatal(err)
+				}
+				srv := hosttest.NewServer(p)
+				if _, err := srv.Configure(ctx, &pulumirpc.ConfigureRequest{Args: &structpb.Struct{}, AcceptSecrets: true}); err != nil {
+					b.Fatal(err)
+				}
+				base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+				driveOne(b, srv, base.Add(-time.Second)) // the first request's one-off work is not per resource
+				before := memStats()
+				for i := range n {
+					driveOne(b, srv, base.Add(time.Duration(i)*time.Second))
+				}
+				after := memStats()
+				runtime.KeepAlive(srv)
+				_ = p.Close()
+				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(n), "alloc-B/resource")
+				b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(n), "allocs/resource")
+				b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/float64(n), "live-B/resource")
+				b.ReportMetric(float64(after.HeapAlloc)/(1<<20), "live-MB")
+			}
+		})
+	}
+}
+
+// memStats are the memory statistics after a collection.
+func memStats() runtime.MemStats {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m
 }
 
 // driveOne is one resource's life as the engine drives it.

@@ -38,10 +38,15 @@ type UnmarshalOptions struct {
 // MarshalMap encodes m for the wire.
 func MarshalMap(m property.Map, o MarshalOptions) (*structpb.Struct, error) {
 	fields := make(map[string]*structpb.Value, m.Len())
-	// In key order, so the same error comes first every time.
-	for k, v := range m.AllStable {
+	for k, v := range m.All {
 		w, err := marshal(k, v, o)
 		if err != nil {
+			// In key order, so the same error comes first every time.
+			for k, v := range m.AllStable {
+				if _, err := marshal(k, v, o); err != nil {
+					return nil, err
+				}
+			}
 			return nil, err
 		}
 		fields[k] = w
@@ -254,18 +259,29 @@ func (e *KeyError) Unwrap() error { return e.Err }
 func unmarshalFields(s *structpb.Struct, o UnmarshalOptions) (map[string]property.Value, error) {
 	fields := s.GetFields()
 	out := make(map[string]property.Value, len(fields))
-	// In key order, so the same error comes first every time.
-	for _, k := range slices.Sorted(maps.Keys(fields)) {
-		v, err := unmarshal(k, fields[k], o)
+	for k, w := range fields {
+		v, err := unmarshal(k, w, o)
 		if err != nil {
-			if inner, ok := err.(*KeyError); ok { // a key of a map inside
-				err = inner.Err
-			}
-			return nil, &KeyError{Key: k, Err: err}
+			return nil, firstFieldError(fields, o, &KeyError{Key: k, Err: err})
 		}
 		out[k] = v
 	}
 	return out, nil
+}
+
+// firstFieldError is the error of the first field, in key order, that
+// does not decode (so that the same error comes first every time); found
+// when none does.
+func firstFieldError(fields map[string]*structpb.Value, o UnmarshalOptions, found error) error {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if _, err := unmarshal(k, fields[k], o); err != nil {
+			if inner, ok := err.(*KeyError); ok { // a key of a map inside
+				err = inner.Err
+			}
+			return &KeyError{Key: k, Err: err}
+		}
+	}
+	return found
 }
 
 // UnmarshalValue decodes a single value; nil decodes to null.

@@ -18,6 +18,9 @@ func proposedNew(b *tfprotov6.SchemaBlock, prior, config tftypes.Value) (tftypes
 	if config.IsNull() && prior.IsNull() {
 		return prior, nil
 	}
+	if prior.IsNull() && config.IsKnown() {
+		return config, nil // nothing to carry over, at any depth
+	}
 	return proposedBlock(b, prior, config)
 }
 

@@ -2,6 +2,7 @@ package tfresource
 
 import (
 	"encoding/json"
+	"math/big"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -117,6 +118,38 @@ func TestSnake(t *testing.T) {
 	for in, want := range map[string]string{"offsetDays": "offset_days", "id": "id", "aBC": "a_b_c"} {
 		if got := snake(in); got != want {
 			t.Errorf("snake(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestProposedCreateIsConfig: with no prior state the element-by-element
+// proposal is the configuration itself, which proposedNew then returns
+// without walking it (and Check and Create send its encoding once).
+func TestProposedCreateIsConfig(t *testing.T) {
+	null := tftypes.NewValue(objT, nil)
+	for _, config := range []tftypes.Value{
+		obj("n", nil, nil, tftypes.NewValue(cfgT, nil), port(80, nil)),
+		obj("n", nil, 3, cfgV("fast", nil), port(80, nil), port(443, nil)),
+		obj("n", nil, tftypes.UnknownValue, tftypes.NewValue(cfgT, tftypes.UnknownValue)),
+	} {
+		walked, err := proposedBlock(testBlock, null, config)
+		if err != nil || !walked.Equal(config) {
+			t.Errorf("proposedBlock of %v = %v, %v", config, walked, err)
+		}
+		got, err := proposedNew(testBlock, null, config)
+		if err != nil || !got.Equal(config) {
+			t.Errorf("proposedNew of %v = %v, %v", config, got, err)
+		}
+	}
+}
+
+// TestNumberText: a state's numbers are written as big.Float's shortest
+// text, by whichever way.
+func TestNumberText(t *testing.T) {
+	for _, f := range []float64{0, 1, -1, 1767225600, 1 << 53, -(1 << 53), 1<<53 + 2, 1e21, 0.1, -2.5, 1e-7, 123456789} {
+		b := big.NewFloat(f)
+		if got, want := numberText(b), b.Text('g', -1); got != want {
+			t.Errorf("%v: %s, want %s", f, got, want)
 		}
 	}
 }

@@ -76,6 +76,8 @@ type Resource struct {
 	// attribute (tfschema.Timeouts), which each step fills from its
 	// customTimeouts; it is no input or output.
 	timeouts []string
+	conv     *tfvalue.Block // the schema's conversions, worked out once
+	enc      encoder
 }
 
 var _ interface {
@@ -93,16 +95,21 @@ func New(typeName string, schema *tfprotov6.Schema, server ServerFunc) (*Resourc
 	if schema == nil || schema.Block == nil || !whole(schema.Block) {
 		return nil, fmt.Errorf("%s: no schema, or one with a nil attribute or block", typeName)
 	}
-	props := tfvalue.BlockPropertyNames(schema.Block)
+	conv := tfvalue.NewBlock(schema.Block)
+	props := conv.PropertyNames()
 	writeOnly := map[string]bool{}
 	for _, a := range schema.Block.Attributes {
 		if a.WriteOnly {
 			writeOnly[props[a.Name]] = true
 		}
 	}
+	enc, err := newEncoder(conv)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", typeName, err)
+	}
 	hasID := slices.ContainsFunc(schema.Block.Attributes, func(a *tfprotov6.SchemaAttribute) bool { return a.Name == "id" })
 	return &Resource{typeName: typeName, schema: schema, server: server, props: props, writeOnly: writeOnly, hasID: hasID,
-		timeouts: tfschema.Timeouts(schema.Block)}, nil
+		timeouts: tfschema.Timeouts(schema.Block), conv: conv, enc: enc}, nil
 }
 
 // whole reports whether a block has no nil attribute, nested type or block.
@@ -122,10 +129,10 @@ func whole(b *tfprotov6.SchemaBlock) bool {
 
 // Check validates the inputs as Terraform validates a configuration.
 func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.CheckResponse, error) {
-	if failures := r.checkInputs(req.Inputs); len(failures) > 0 {
+	cfg, err := r.conv.ToTerraform(req.Inputs)
+	if failures := r.checkInputs(req.Inputs, err == nil); len(failures) > 0 {
 		return custom.CheckResponse{Inputs: req.Inputs, Failures: failures}, nil
 	}
-	cfg, err := tfvalue.ToTerraform(r.schema.Block, req.Inputs)
 	if err != nil {
 		return custom.CheckResponse{Inputs: req.Inputs, Failures: []diag.CheckFailure{{Reason: err.Error()}}}, nil
 	}
@@ -162,7 +169,7 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 		if err != nil {
 			return custom.CheckResponse{}, r.errorf("check", err)
 		}
-		pr, err := r.planResourceChange(ctx, srv, r.null(), proposed, cfg, nil)
+		pr, err := r.planResourceChange(ctx, srv, r.null(), proposed, cfg, dcfg, nil)
 		if err != nil {
 			return custom.CheckResponse{}, r.errorf("plan", err)
 		}
@@ -173,7 +180,7 @@ func (r *Resource) Check(ctx context.Context, req custom.CheckRequest) (custom.C
 
 // checked is Check's answer: the inputs as converted, normalized.
 func (r *Resource) checked(inputs property.Map, cfg tftypes.Value, failures []diag.CheckFailure) (custom.CheckResponse, error) {
-	converted, err := tfvalue.FromTerraform(r.schema.Block, cfg)
+	converted, err := r.conv.FromTerraform(cfg)
 	if err != nil {
 		return custom.CheckResponse{}, r.errorf("check", err)
 	}
@@ -248,18 +255,21 @@ func (r *Resource) Delete(ctx context.Context, req custom.DeleteRequest) (custom
 	if err != nil {
 		return custom.DeleteResponse{}, r.errorf("delete", err)
 	}
-	prior, private, err := r.prior(ctx, srv, req.ID, req.Outputs)
+	prior, wire, private, err := r.upgraded(ctx, srv, req.ID, req.Outputs)
 	if err != nil {
 		return custom.DeleteResponse{}, err
 	}
-	if prior, err = r.withTimeout(prior, timeout{"delete", req.Timeout}); err != nil {
-		return custom.DeleteResponse{}, r.errorf("delete", err)
+	if req.Timeout > 0 && slices.Contains(r.timeouts, "delete") {
+		if prior, err = r.withTimeout(prior, timeout{"delete", req.Timeout}); err != nil {
+			return custom.DeleteResponse{}, r.errorf("delete", err)
+		}
+		wire = nil // the provider's encoding is of the state without the timeout
 	}
-	dprior, err := r.dynamic(prior)
+	dprior, err := r.encode(prior, wire)
 	if err != nil {
 		return custom.DeleteResponse{}, r.errorf("delete", err)
 	}
-	dnull, _ := r.dynamic(r.null())
+	dnull := r.enc.null
 	resp, err := applyChange(ctx, srv, &tfprotov6.ApplyResourceChangeRequest{
 		TypeName: r.typeName, PriorState: dprior, PlannedState: dnull, Config: dnull, PlannedPrivate: private})
 	if err != nil {
@@ -277,16 +287,17 @@ func (r *Resource) Read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 	}
 	importing := req.Inputs.Len() == 0 && req.Outputs.Len() == 0
 	var current tftypes.Value
+	var wire *tfprotov6.DynamicValue
 	var private []byte
 	if importing {
 		current, private, err = r.importState(ctx, srv, req.ID)
 	} else {
-		current, private, err = r.prior(ctx, srv, req.ID, req.Outputs)
+		current, wire, private, err = r.upgraded(ctx, srv, req.ID, req.Outputs)
 	}
 	if err != nil || current.IsNull() {
 		return custom.ReadResponse{}, err
 	}
-	dcur, err := r.dynamic(current)
+	dcur, err := r.encode(current, wire)
 	if err != nil {
 		return custom.ReadResponse{}, r.errorf("read", err)
 	}
@@ -380,12 +391,14 @@ type planned struct {
 	state, config tftypes.Value
 	private       []byte
 	replace       []*tftypes.AttributePath
+	// the encodings of state, as the provider answered it, and of config
+	wireState, wireConfig *tfprotov6.DynamicValue
 }
 
 // plan plans the change from prior to inputs, the step's timeout in the
 // configuration's timeouts.
 func (r *Resource) plan(ctx context.Context, srv tfwire.Server, prior tftypes.Value, private []byte, inputs property.Map, to timeout) (planned, error) {
-	cfg, err := tfvalue.ToTerraform(r.schema.Block, inputs)
+	cfg, err := r.conv.ToTerraform(inputs)
 	if err != nil {
 		return planned{}, r.errorf("inputs", err)
 	}
@@ -396,7 +409,11 @@ func (r *Resource) plan(ctx context.Context, srv tfwire.Server, prior tftypes.Va
 	if err != nil {
 		return planned{}, r.errorf("plan", err)
 	}
-	resp, err := r.planResourceChange(ctx, srv, prior, proposed, cfg, private)
+	dcfg, err := r.dynamic(cfg)
+	if err != nil {
+		return planned{}, r.errorf("plan", err)
+	}
+	resp, err := r.planResourceChange(ctx, srv, prior, proposed, cfg, dcfg, private)
 	if err != nil {
 		return planned{}, r.errorf("plan", err)
 	}
@@ -407,7 +424,8 @@ func (r *Resource) plan(ctx context.Context, srv tfwire.Server, prior tftypes.Va
 	if err != nil {
 		return planned{}, r.errorf("plan", err)
 	}
-	return planned{state: state, config: cfg, private: resp.PlannedPrivate, replace: changedPaths(prior, state, resp.RequiresReplace)}, nil
+	return planned{state: state, config: cfg, private: resp.PlannedPrivate, replace: changedPaths(prior, state, resp.RequiresReplace),
+		wireState: resp.PlannedState, wireConfig: dcfg}, nil
 }
 
 // changedPaths are the paths whose value the plan changes (or leaves
@@ -436,17 +454,20 @@ func changedPaths(prior, plan tftypes.Value, paths []*tftypes.AttributePath) []*
 	return out
 }
 
-func (r *Resource) planResourceChange(ctx context.Context, srv tfwire.Server, prior, proposed, cfg tftypes.Value, private []byte) (*tfprotov6.PlanResourceChangeResponse, error) {
-	var dv [3]*tfprotov6.DynamicValue
-	for i, v := range []tftypes.Value{prior, proposed, cfg} {
-		d, err := r.dynamic(v)
-		if err != nil {
+// planResourceChange plans; dcfg is cfg's encoding.
+func (r *Resource) planResourceChange(ctx context.Context, srv tfwire.Server, prior, proposed, cfg tftypes.Value, dcfg *tfprotov6.DynamicValue, private []byte) (*tfprotov6.PlanResourceChangeResponse, error) {
+	dprior, err := r.dynamic(prior)
+	if err != nil {
+		return nil, err
+	}
+	dproposed := dcfg // with no prior state, proposedNew proposes cfg itself
+	if !prior.IsNull() || !cfg.IsKnown() {
+		if dproposed, err = r.dynamic(proposed); err != nil {
 			return nil, err
 		}
-		dv[i] = d
 	}
 	return answer(srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-		TypeName: r.typeName, PriorState: dv[0], ProposedNewState: dv[1], Config: dv[2], PriorPrivate: private}))
+		TypeName: r.typeName, PriorState: dprior, ProposedNewState: dproposed, Config: dcfg, PriorPrivate: private}))
 }
 
 // apply applies a plan. A failure that leaves a state is a
@@ -455,7 +476,7 @@ func (r *Resource) planResourceChange(ctx context.Context, srv tfwire.Server, pr
 func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.Value, p planned, id resource.ID) (resource.ID, property.Map, error) {
 	var dv [3]*tfprotov6.DynamicValue
 	for i, v := range []tftypes.Value{prior, p.state, p.config} {
-		d, err := r.dynamic(v)
+		d, err := r.encode(v, []*tfprotov6.DynamicValue{nil, p.wireState, p.wireConfig}[i])
 		if err != nil {
 			return "", property.Map{}, r.errorf("apply", err)
 		}
@@ -495,38 +516,44 @@ func (r *Resource) apply(ctx context.Context, srv tfwire.Server, prior tftypes.V
 // prior is the recorded state of resource id, upgraded to the current
 // schema version, and its private state.
 func (r *Resource) prior(ctx context.Context, srv tfwire.Server, id resource.ID, outputs property.Map) (tftypes.Value, []byte, error) {
+	v, _, private, err := r.upgraded(ctx, srv, id, outputs)
+	return v, private, err
+}
+
+// upgraded is prior with the encoding the provider answered.
+func (r *Resource) upgraded(ctx context.Context, srv tfwire.Server, id resource.ID, outputs property.Map) (tftypes.Value, *tfprotov6.DynamicValue, []byte, error) {
 	m, err := metaOf(outputs, r.schema.Version)
 	if err != nil {
-		return tftypes.Value{}, nil, r.errorf("state", err)
+		return tftypes.Value{}, nil, nil, r.errorf("state", err)
 	}
 	if m.version > r.schema.Version {
-		return tftypes.Value{}, nil, fmt.Errorf("%s: the state was recorded with schema version %d, newer than the provider's %d",
+		return tftypes.Value{}, nil, nil, fmt.Errorf("%s: the state was recorded with schema version %d, newer than the provider's %d",
 			r.typeName, m.version, r.schema.Version)
 	}
 	state := outputs.Delete(StateKey)
 	if r.hasID {
 		state = state.Set("id", property.New(string(id)))
 	}
-	raw, err := rawState(r.schema.Block, r.schema.Version, m.version, state)
+	raw, err := rawState(r.schema.Block, r.conv, r.schema.Version, m.version, state)
 	if err != nil {
-		return tftypes.Value{}, nil, r.errorf("state", err)
+		return tftypes.Value{}, nil, nil, r.errorf("state", err)
 	}
 	resp, err := answer(srv.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
 		TypeName: r.typeName, Version: m.version, RawState: &tfprotov6.RawState{JSON: raw}}))
 	if err != nil {
-		return tftypes.Value{}, nil, r.errorf("upgrade state", err)
+		return tftypes.Value{}, nil, nil, r.errorf("upgrade state", err)
 	}
 	if err := r.diags(ctx, "upgrade state", resp.Diagnostics); err != nil {
-		return tftypes.Value{}, nil, err
+		return tftypes.Value{}, nil, nil, err
 	}
 	v, err := r.decode(resp.UpgradedState)
 	if err != nil {
-		return tftypes.Value{}, nil, r.errorf("upgrade state", err)
+		return tftypes.Value{}, nil, nil, r.errorf("upgrade state", err)
 	}
 	if v.IsNull() {
-		return tftypes.Value{}, nil, fmt.Errorf("%s: upgrade state: the provider returned no state", r.typeName)
+		return tftypes.Value{}, nil, nil, fmt.Errorf("%s: upgrade state: the provider returned no state", r.typeName)
 	}
-	return v, m.private, nil
+	return v, resp.UpgradedState, m.private, nil
 }
 
 // newID is the ID of a new resource whose schema has no id attribute:
@@ -540,22 +567,23 @@ func newID() resource.ID {
 // outputs are a state's outputs and its id, StateKey added; the id is
 // noID when the schema has no id attribute.
 func (r *Resource) outputs(state tftypes.Value, private []byte, noID resource.ID) (resource.ID, property.Map, error) {
-	m, err := tfvalue.FromTerraform(r.schema.Block, state)
+	m, err := r.conv.FromTerraformFields(state)
 	if err != nil {
 		return "", property.Map{}, r.errorf("state", err)
 	}
 	id := string(noID)
 	if r.hasID {
 		id = ""
-		if v := m.Get("id"); v.IsString() {
+		if v := m["id"]; v.IsString() {
 			id = v.AsString()
 		}
 	}
-	m = m.Delete("id").Set(StateKey, meta{version: r.schema.Version, private: private}.value())
+	delete(m, "id")
 	if r.timeouts != nil {
-		m = m.Delete(r.props[tfschema.TimeoutsName])
+		delete(m, r.props[tfschema.TimeoutsName])
 	}
-	return resource.ID(id), m, nil
+	m[StateKey] = meta{version: r.schema.Version, private: private}.value()
+	return resource.ID(id), property.NewMap(m), nil
 }
 
 // diff compares the prior and planned states by top-level property: those
@@ -631,8 +659,9 @@ func changeKind(prior, plan tftypes.Value, replace bool) custom.DiffKind {
 }
 
 // checkInputs reports inputs that are no attribute a configuration sets,
-// or whose values do not convert to their attribute's type.
-func (r *Resource) checkInputs(inputs property.Map) []diag.CheckFailure {
+// or whose values do not convert to their attribute's type (none when
+// converted says they all did).
+func (r *Resource) checkInputs(inputs property.Map, converted bool) []diag.CheckFailure {
 	settable := map[string]bool{} // property name -> a configuration sets it
 	for _, a := range r.schema.Block.Attributes {
 		settable[r.props[a.Name]] = a.Required || a.Optional
@@ -650,8 +679,8 @@ func (r *Resource) checkInputs(inputs property.Map) []diag.CheckFailure {
 			failures = append(failures, diag.CheckFailure{Property: k, Reason: "computed by the provider; it cannot be set"})
 		case r.timeouts != nil && k == r.props[tfschema.TimeoutsName]:
 			failures = append(failures, diag.CheckFailure{Property: k, Reason: "set by the customTimeouts resource option, not as an input"})
-		default: // the error names the path inside k
-			if _, err := tfvalue.ToTerraform(r.schema.Block, property.NewMap(map[string]property.Value{k: v})); err != nil {
+		case !converted: // the error names the path inside k
+			if err := r.conv.PropertyError(k, v); err != nil {
 				failures = append(failures, diag.CheckFailure{Property: k, Reason: err.Error()})
 			}
 		}
@@ -739,22 +768,16 @@ func (r *Resource) errorf(step string, err error) error {
 	return fmt.Errorf("%s: %s: %w", r.typeName, step, err)
 }
 
-func (r *Resource) null() tftypes.Value { return tftypes.NewValue(r.schema.ValueType(), nil) }
+func (r *Resource) null() tftypes.Value { return tftypes.NewValue(r.conv.Type(), nil) }
 
-func (r *Resource) dynamic(v tftypes.Value) (*tfprotov6.DynamicValue, error) {
-	d, err := tfprotov6.NewDynamicValue(r.schema.ValueType(), v)
-	if err != nil {
-		return nil, err
-	}
-	return &d, nil
-}
+func (r *Resource) dynamic(v tftypes.Value) (*tfprotov6.DynamicValue, error) { return r.enc.encode(v) }
 
 // decode reads a state the provider returned, which must be of the schema.
 func (r *Resource) decode(d *tfprotov6.DynamicValue) (tftypes.Value, error) {
 	if d == nil {
 		return r.null(), nil
 	}
-	v, err := d.Unmarshal(r.schema.ValueType())
+	v, err := r.enc.decode(*d)
 	if err != nil {
 		who := r.Provider
 		if who == "" {

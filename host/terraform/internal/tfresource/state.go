@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -71,13 +72,18 @@ func (m meta) value() property.Value {
 // version is converted exactly, with the schema; an older one, whose
 // schema is not known, with the current schema where its names match and
 // otherwise by turning each camelCase name back into snake_case.
-func rawState(block *tfprotov6.SchemaBlock, current, version int64, outputs property.Map) ([]byte, error) {
+// conv is block's conversions.
+func rawState(block *tfprotov6.SchemaBlock, conv *tfvalue.Block, current, version int64, outputs property.Map) ([]byte, error) {
 	if version == current {
-		v, err := tfvalue.ToTerraform(block, tfvalue.Known(block, outputs)) // without attributes the provider has since dropped
+		// without attributes the provider has since dropped
+		if j, ok := conv.StateJSON(outputs); ok {
+			return j, nil
+		}
+		v, err := conv.ToTerraform(conv.Known(outputs))
 		if err != nil {
 			return nil, err
 		}
-		j, err := jsonOf(block.ValueType(), v)
+		j, err := jsonOf(conv.Type(), v)
 		if err != nil {
 			return nil, err
 		}
@@ -172,9 +178,20 @@ func jsonOf(typ tftypes.Type, v tftypes.Value) (any, error) {
 		if err := v.As(&f); err != nil {
 			return nil, err
 		}
-		return json.Number(f.Text('g', -1)), nil
+		return json.Number(numberText(&f)), nil
 	}
 	return nil, fmt.Errorf("cannot write a %s in a state", typ)
+}
+
+// numberText is f.Text('g', -1); an integer float64 holds exactly, the
+// most common number, takes strconv's shorter way to the same text.
+func numberText(f *big.Float) string {
+	if f.IsInt() {
+		if x, acc := f.Float64(); acc == big.Exact && math.Abs(x) <= 1<<53 {
+			return strconv.FormatFloat(x, 'g', -1, 64)
+		}
+	}
+	return f.Text('g', -1)
 }
 
 // legacyObject writes outputs recorded with an older schema as JSON.

@@ -19,10 +19,7 @@ func FromTerraform(block *tfprotov6.SchemaBlock, v tftypes.Value) (property.Map,
 	if v.IsNull() {
 		return property.Map{}, nil
 	}
-	if !v.IsKnown() {
-		return property.Map{}, errorf("", "the object is unknown")
-	}
-	return fromObject(shapeOfBlock(block), v, "")
+	return (&Block{shape: shapeOfBlock(block)}).FromTerraform(v)
 }
 
 // ValueFromTerraform converts one value back (a function result, a dynamic
@@ -109,29 +106,38 @@ func fromValue(s *shape, v tftypes.Value, path string) (property.Value, error) {
 }
 
 func fromObject(s *shape, v tftypes.Value, path string) (property.Map, error) {
+	out, err := fromFields(s, v, path)
+	if err != nil {
+		return property.Map{}, err
+	}
+	return property.NewMap(out), nil
+}
+
+// fromFields is fromObject's map, not yet a property.Map.
+func fromFields(s *shape, v tftypes.Value, path string) (map[string]property.Value, error) {
 	var xs map[string]tftypes.Value
 	if err := v.As(&xs); err != nil {
-		return property.Map{}, errorf(path, "%v", err)
+		return nil, errorf(path, "%v", err)
 	}
 	out := make(map[string]property.Value, len(xs))
 	for n, x := range xs {
 		f, ok := s.obj.fields[n]
 		if !ok {
-			return property.Map{}, errorf(namePath(path, n), "attribute %q is not in the schema", n)
+			return nil, errorf(namePath(path, n), "attribute %q is not in the schema", n)
 		}
 		if x.IsKnown() && x.IsNull() {
 			continue
 		}
 		e, err := fromValue(f.shape, x, namePath(path, f.prop))
 		if err != nil {
-			return property.Map{}, err
+			return nil, err
 		}
 		if f.sensitive {
 			e = e.WithSecret(true)
 		}
 		out[f.prop] = e
 	}
-	return property.NewMap(out), nil
+	return out, nil
 }
 
 // fromDynamic converts a value by its own concrete type, keeping object

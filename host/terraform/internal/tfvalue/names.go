@@ -169,11 +169,5 @@ func BlockPropertyNames(b *tfprotov6.SchemaBlock) map[string]string {
 // of a package's configuration that is a provider's, or a recorded state
 // without an attribute the provider has since dropped.
 func Known(b *tfprotov6.SchemaBlock, m property.Map) property.Map {
-	out := map[string]property.Value{}
-	for _, prop := range BlockPropertyNames(b) {
-		if v, ok := m.GetOk(prop); ok {
-			out[prop] = v
-		}
-	}
-	return property.NewMap(out)
+	return (&Block{names: BlockPropertyNames(b)}).Known(m)
 }
