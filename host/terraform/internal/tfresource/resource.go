@@ -29,6 +29,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -839,6 +840,7 @@ func (r *Resource) withTimeout(v tftypes.Value, to timeout) (tftypes.Value, erro
 	if err := v.As(&attrs); err != nil {
 		return v, err
 	}
+	attrs = maps.Clone(attrs) // As shares v's own map
 	cur, ok := attrs[tfschema.TimeoutsName]
 	ot, isObject := cur.Type().(tftypes.Object)
 	if !ok || !isObject || !cur.IsKnown() {
@@ -849,6 +851,7 @@ func (r *Resource) withTimeout(v tftypes.Value, to timeout) (tftypes.Value, erro
 		if err := cur.As(&vals); err != nil {
 			return v, err
 		}
+		vals = maps.Clone(vals)
 	}
 	if set, ok := vals[to.op]; ok && !set.IsNull() {
 		return v, nil
