@@ -37,6 +37,7 @@ func Component[A any, C pulumi.ComponentResource](token string, fn ComponentFunc
 			return err
 		}
 		e := core.Elsewhere{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[C](), Fn: fn}
+		core.Of(p).SetSDKTypes(sdkType)
 		return rpc.AddSDKConstruct(core.Of(p), token, e, handler(provider.Construct, func(inputs property.Map) (provider.ConstructFunc, *error, error) {
 			if err := keepsSecrets[A](inputs); err != nil {
 				return nil, nil, err
@@ -80,6 +81,7 @@ func Method[C pulumi.ComponentResource, A, R any](token string, fn MethodFunc[C,
 		}
 		typ, _, _ := strings.Cut(token, "/")
 		e := core.Elsewhere{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[R](), Fn: fn}
+		core.Of(p).SetSDKTypes(sdkType)
 		return rpc.AddSDKCall(core.Of(p), token, e, handler(provider.Call, func(args property.Map) (provider.CallFunc, *error, error) {
 			self, ok := selfURN(args)
 			if !ok {

@@ -61,6 +61,10 @@ func (p *Provider) Handlers() Handlers { return p.handlers }
 // SetHandlers keeps the adapter's handlers of the tokens served elsewhere.
 func (p *Provider) SetHandlers(h Handlers) { p.handlers = h }
 
+// SetSDKTypes says what the Go SDK's types stand for in the schema built
+// from, or checked against, the Go types (host/gosdk).
+func (p *Provider) SetSDKTypes(t goschema.SDKTypes) { p.sdkTypes = t }
+
 // serves reports whether token is already served as a component or method.
 func (p *Provider) serves(token string) bool {
 	_, comp := p.components[token]

@@ -63,6 +63,7 @@ type definition struct {
 	configSignature *goschema.Signature                                  // the configuration's Go type, from WithConfig
 	elsewhere       map[string]Elsewhere                                 // tokens served elsewhere (host/gosdk)
 	handlers        Handlers                                             // the adapter's, of the tokens served elsewhere
+	sdkTypes        goschema.SDKTypes                                    // what Go SDK types stand for (host/gosdk)
 	refTypes        map[reflect.Type]string                              // WithResourceRef: Go types of resources, to their token or $ref
 	onConfigure     func(ctx context.Context, config property.Map) error // WithConfig
 	decodeConfig    func(config property.Map) (any, error)               // WithConfig: the values as its type
