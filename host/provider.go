@@ -8,6 +8,7 @@ import (
 	"runtime"
 
 	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/gctune"
 	"github.com/polyhost/polyhost/host/internal/goschema"
 	"github.com/polyhost/polyhost/host/internal/rpc"
 	"github.com/polyhost/polyhost/host/schema"
@@ -60,7 +61,7 @@ func Main(name string, opts ...Option) {
 		if n := p.core.Procs(); n > 0 {
 			runtime.GOMAXPROCS(n)
 		}
-		core.TuneGC(core.HeapHeadroom)
+		gctune.Tune(gctune.HeapHeadroom)
 		err = Serve(context.Background(), p, os.Args[1:], os.Stdout)
 	}
 	if err != nil {

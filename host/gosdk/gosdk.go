@@ -16,6 +16,7 @@ import (
 	"github.com/polyhost/polyhost/host"
 	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/rpc"
 )
 
 // ComponentFunc builds a component, in the shape of a generated SDK's
@@ -35,16 +36,14 @@ func Component[A any, C pulumi.ComponentResource](token string, fn ComponentFunc
 		if err := noEmbedded(token, reflect.TypeFor[A](), reflect.TypeFor[C]()); err != nil {
 			return err
 		}
-		return core.Of(p).AddBridged(token, core.Bridged{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[C](), Fn: fn, Construct: func(ctx context.Context, engineAddr string, inputs property.Map, req any) (any, error) {
+		e := core.Elsewhere{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[C](), Fn: fn}
+		core.Of(p).SetSDKTypes(sdkType)
+		return rpc.AddSDKConstruct(core.Of(p), token, e, handler(provider.Construct, func(inputs property.Map) (provider.ConstructFunc, *error, error) {
 			if err := keepsSecrets[A](inputs); err != nil {
-				return nil, err
-			}
-			conn, err := engineConn(engineAddr)
-			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			var authorErr error // the SDK returns it as text: keep the error itself
-			resp, err := sdkServe(ctx, provider.Construct, req, conn, func(ctx *pulumi.Context, typ, name string, in provider.ConstructInputs, opts pulumi.ResourceOption) (*provider.ConstructResult, error) {
+			return func(ctx *pulumi.Context, typ, name string, in provider.ConstructInputs, opts pulumi.ResourceOption) (*provider.ConstructResult, error) {
 				args, err := copyArgs[A](func(dst any) error { return in.CopyTo(dst) })
 				if err != nil {
 					return nil, err
@@ -55,12 +54,8 @@ func Component[A any, C pulumi.ComponentResource](token string, fn ComponentFunc
 					return nil, err
 				}
 				return provider.NewConstructResult(c)
-			})
-			if err != nil && authorErr != nil {
-				return nil, authorErr
-			}
-			return resp, err
-		}})
+			}, &authorErr, nil
+		}))
 	}
 }
 
@@ -85,23 +80,21 @@ func Method[C pulumi.ComponentResource, A, R any](token string, fn MethodFunc[C,
 			return err
 		}
 		typ, _, _ := strings.Cut(token, "/")
-		return core.Of(p).AddBridged(token, core.Bridged{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[R](), Fn: fn, Call: func(ctx context.Context, engineAddr string, args property.Map, req any) (any, error) {
+		e := core.Elsewhere{Args: reflect.TypeFor[A](), Result: reflect.TypeFor[R](), Fn: fn}
+		core.Of(p).SetSDKTypes(sdkType)
+		return rpc.AddSDKCall(core.Of(p), token, e, handler(provider.Call, func(args property.Map) (provider.CallFunc, *error, error) {
 			self, ok := selfURN(args)
 			if !ok {
-				return nil, diag.Errorf("__self__", "must be a reference to the component the method is called on")
+				return nil, nil, diag.Errorf("__self__", "must be a reference to the component the method is called on")
 			}
 			if self.Type().String() != typ {
-				return nil, diag.Errorf("__self__", "%s is a method of %s, called on a %s", token, typ, self.Type())
+				return nil, nil, diag.Errorf("__self__", "%s is a method of %s, called on a %s", token, typ, self.Type())
 			}
 			if err := keepsSecrets[A](args.Delete("__self__")); err != nil {
-				return nil, err
-			}
-			conn, err := engineConn(engineAddr)
-			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			var authorErr error // as in Component
-			resp, err := sdkServe(ctx, provider.Call, req, conn, func(ctx *pulumi.Context, tok string, in provider.CallArgs) (*provider.CallResult, error) {
+			return func(ctx *pulumi.Context, tok string, in provider.CallArgs) (*provider.CallResult, error) {
 				a, err := copyArgs[A](func(dst any) error { _, err := in.CopyTo(dst); return err })
 				if err != nil {
 					return nil, err
@@ -116,21 +109,34 @@ func Method[C pulumi.ComponentResource, A, R any](token string, fn MethodFunc[C,
 					return nil, err
 				}
 				return callResult(r)
-			})
-			if err != nil && authorErr != nil {
-				return nil, authorErr
-			}
-			return resp, err
-		}})
+			}, &authorErr, nil
+		}))
 	}
 }
 
-// sdkServe runs the Go SDK's provider.Construct or provider.Call, whose
-// request and answer are the protocol's messages: the host hands the
-// request over as it came and reads the answer, and this package passes
-// both on without reading them.
-func sdkServe[Req, Resp, F any](ctx context.Context, serve func(context.Context, Req, *grpc.ClientConn, F) (Resp, error), req any, conn *grpc.ClientConn, f F) (any, error) {
-	return serve(ctx, req.(Req), conn, f)
+// handler is serve, the Go SDK's provider.Construct or provider.Call, as
+// the adapter's handler of a token (rpc.SDKConstruct, rpc.SDKCall), whose
+// request and answer are the protocol's messages; this package passes
+// both on without naming them. prepare checks the inputs and gives the
+// function serve runs, and where it keeps the author's own error: the SDK
+// returns that as text, and the handler returns the error itself.
+func handler[Req, Resp, F any](serve func(context.Context, Req, *grpc.ClientConn, F) (Resp, error), prepare func(inputs property.Map) (F, *error, error)) func(context.Context, string, property.Map, Req) (Resp, error) {
+	return func(ctx context.Context, engineAddr string, inputs property.Map, req Req) (Resp, error) {
+		var none Resp
+		f, authorErr, err := prepare(inputs)
+		if err != nil {
+			return none, err
+		}
+		conn, err := engineConn(engineAddr)
+		if err != nil {
+			return none, err
+		}
+		resp, err := serve(ctx, req, conn, f)
+		if err != nil && *authorErr != nil {
+			return none, *authorErr
+		}
+		return resp, err
+	}
 }
 
 // selfURN is the URN of the component a method is called on.

@@ -15,9 +15,8 @@ import (
 // resource type for a reference to that resource. A named scalar that
 // implements Input and declares Values (as host.EnumValue) is an enum,
 // described by the host as on the raw path; its Input interface and
-// Output type are that enum too.
-
-func init() { goschema.SDK = sdkType }
+// Output type are that enum too. Component and Method give it to the
+// provider (core.Provider.SetSDKTypes).
 
 var (
 	resourceType       = reflect.TypeFor[pulumi.Resource]()

@@ -15,59 +15,62 @@ import (
 	"github.com/polyhost/polyhost/host/internal/goschema"
 )
 
-// Tokens served with the Go SDK (host/gosdk) are bridged: the Go SDK's
-// provider.Construct and provider.Call build them from the protocol's
-// request, which the core hands over without reading it; the host checks
-// their inputs and outputs against the schema and contains their panics.
+// Tokens served with the Go SDK (host/gosdk) are served elsewhere: the
+// adapter holds their handlers, which build them from the protocol's
+// request with the Go SDK's provider.Construct and provider.Call, and the
+// core knows only that a token is served elsewhere. The host checks their
+// inputs and outputs against the schema, contains their panics and
+// redacts their errors (ConstructElsewhere, CallElsewhere).
 
-// BridgeConstruct builds a component from the protocol's ConstructRequest,
-// req, answering with its ConstructResponse. engineAddr is the engine's
-// address, for the SDK's logging connection; inputs are the request's
-// inputs as the host read them, with their markers, already checked.
-type BridgeConstruct func(ctx context.Context, engineAddr string, inputs property.Map, req any) (any, error)
-
-// BridgeCall serves a method from the protocol's CallRequest, answering
-// with its CallResponse; args as inputs above.
-type BridgeCall func(ctx context.Context, engineAddr string, args property.Map, req any) (any, error)
-
-// Bridged serves one token with the Go SDK: a component (Construct) or a
+// Elsewhere is a token served elsewhere: a component (Construct) or a
 // method (Call). Args and Result are the Go types of its arguments and of
 // its component or method result, and Fn the author's function (for its
 // doc comment): the schema is built from them, or checked against them.
-type Bridged struct {
-	Construct    BridgeConstruct
-	Call         BridgeCall
+type Elsewhere struct {
+	Method       bool
 	Args, Result reflect.Type
 	Fn           any
 }
 
-// AddBridged serves token with b.
-func (p *Provider) AddBridged(token string, b Bridged) error {
+// Handlers are the handlers of the tokens served elsewhere, which the
+// core keeps for the adapter without calling them (rpc.GoSDK).
+type Handlers interface {
+	// Handles reports whether a handler serves token.
+	Handles(token string) bool
+}
+
+// AddElsewhere says token is served elsewhere, as e.
+func (p *Provider) AddElsewhere(token string, e Elsewhere) error {
 	if p.serves(token) {
 		return fmt.Errorf("%s registered twice", token)
 	}
-	if b.Call != nil && !strings.Contains(token, "/") {
+	if e.Method && !strings.Contains(token, "/") {
 		return fmt.Errorf("method token %q must have the form pkg:module:Type/method", token)
 	}
-	p.bridged[token] = b
-	if b.Args != nil {
-		p.signatures[token] = goschema.Signature{Args: b.Args, Result: b.Result, Fn: b.Fn}
+	p.elsewhere[token] = e
+	if e.Args != nil {
+		p.signatures[token] = goschema.Signature{Args: e.Args, Result: e.Result, Fn: e.Fn}
 	}
 	return nil
 }
 
-// BridgedConstruct is the Go SDK's builder of component token, if any.
-func (p *Provider) BridgedConstruct(token string) BridgeConstruct { return p.bridged[token].Construct }
+// Handlers are the adapter's handlers of the tokens served elsewhere, or
+// nil.
+func (p *Provider) Handlers() Handlers { return p.handlers }
 
-// BridgedCall is the Go SDK's server of method token, if any.
-func (p *Provider) BridgedCall(token string) BridgeCall { return p.bridged[token].Call }
+// SetHandlers keeps the adapter's handlers of the tokens served elsewhere.
+func (p *Provider) SetHandlers(h Handlers) { p.handlers = h }
+
+// SetSDKTypes says what the Go SDK's types stand for in the schema built
+// from, or checked against, the Go types (host/gosdk).
+func (p *Provider) SetSDKTypes(t goschema.SDKTypes) { p.sdkTypes = t }
 
 // serves reports whether token is already served as a component or method.
 func (p *Provider) serves(token string) bool {
 	_, comp := p.components[token]
 	_, meth := p.methods[token]
-	_, bridged := p.bridged[token]
-	return comp || meth || bridged
+	_, elsewhere := p.elsewhere[token]
+	return comp || meth || elsewhere
 }
 
 // componentTokens are the component types served, for error messages.
@@ -76,8 +79,8 @@ func (p *Provider) componentTokens() map[string]bool {
 	for t := range p.components {
 		out[t] = true
 	}
-	for t, h := range p.bridged {
-		if h.Construct != nil {
+	for t, e := range p.elsewhere {
+		if !e.Method {
 			out[t] = true
 		}
 	}
@@ -87,8 +90,8 @@ func (p *Provider) componentTokens() map[string]bool {
 // methodTokens are the methods served, sorted.
 func (p *Provider) methodTokens() []string {
 	out := slices.Collect(maps.Keys(p.methods))
-	for t, h := range p.bridged {
-		if h.Call != nil {
+	for t, e := range p.elsewhere {
+		if e.Method {
 			out = append(out, t)
 		}
 	}
@@ -103,61 +106,62 @@ func (p *Provider) EngineAddress() string {
 	return p.engineAddr
 }
 
-// ConstructBridged builds a component with the Go SDK's b, which gets raw,
-// the protocol's request, as it came; outputs reads the URN and state of
-// its answer, for the check against the schema. Its errors are as
-// Construct's.
-func (p *Provider) ConstructBridged(ctx context.Context, req ConstructRequest, b BridgeConstruct, raw any, outputs func(resp any) (urn.URN, property.Map, error)) (any, error) {
-	resp, err := p.constructBridged(ctx, req, b, raw, outputs)
-	if err != nil {
-		return nil, constructInputError(p.Failed(ctx, err, "", "", req.Inputs, req.Info.Config), req.Inputs)
+// ConstructElsewhere builds a component served elsewhere with build,
+// given the engine's address (for the Go SDK's logging connection) and the
+// request's inputs as the host read them, with their markers, checked;
+// outputs then reads the URN and state of build's answer, for the check
+// against the schema. Its errors are as Construct's.
+func (p *Provider) ConstructElsewhere(ctx context.Context, req ConstructRequest, build func(ctx context.Context, engineAddr string, inputs property.Map) error, outputs func() (urn.URN, property.Map, error)) error {
+	if err := p.constructElsewhere(ctx, req, build, outputs); err != nil {
+		return constructInputError(p.Failed(ctx, err, "", "", req.Inputs, req.Info.Config), req.Inputs)
 	}
-	return resp, nil
+	return nil
 }
 
-func (p *Provider) constructBridged(ctx context.Context, req ConstructRequest, b BridgeConstruct, raw any, outputs func(resp any) (urn.URN, property.Map, error)) (any, error) {
+func (p *Provider) constructElsewhere(ctx context.Context, req ConstructRequest, build func(ctx context.Context, engineAddr string, inputs property.Map) error, outputs func() (urn.URN, property.Map, error)) error {
 	if err := p.checkInputs(req.Type, req.Inputs); err != nil {
-		return nil, err
+		return err
 	}
-	resp, err := runSafely(p.enter(ctx, "", req.Inputs, req.Info.Config), req.Type, req.Name, func(ctx context.Context) (any, error) {
-		return b(ctx, p.EngineAddress(), req.Inputs, raw)
+	_, err := runSafely(p.enter(ctx, "", req.Inputs, req.Info.Config), req.Type, req.Name, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, build(ctx, p.EngineAddress(), req.Inputs)
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	u, state, err := outputs(resp)
+	u, state, err := outputs()
 	if err == nil {
 		err = p.checkOutputs(ctx, req.Type, req.Name, u, state)
 	}
-	return resp, err
+	return err
 }
 
-// CallBridged serves a method with the Go SDK's b, which gets raw, the
-// protocol's request, as it came; results reads its answer's return
-// values, or says it failed. A Call's arguments the host refuses, or the
-// method does, come back as failures, redacted as Invoke's are.
-func (p *Provider) CallBridged(ctx context.Context, req CallRequest, b BridgeCall, raw any, results func(resp any) (ret property.Map, failed bool, err error)) (any, []diag.CheckFailure, error) {
+// CallElsewhere serves a method served elsewhere with call, given the
+// engine's address and the request's arguments as ConstructElsewhere's
+// build is; results then reads the return values of call's answer, or
+// says it failed. A Call's arguments the host refuses, or the method does,
+// come back as failures, redacted as Invoke's are.
+func (p *Provider) CallElsewhere(ctx context.Context, req CallRequest, call func(ctx context.Context, engineAddr string, args property.Map) error, results func() (ret property.Map, failed bool, err error)) ([]diag.CheckFailure, error) {
 	if monitor, err := p.monitors.Get(ctx, req.MonitorAddr); err == nil {
 		completeCallInfo(&req, monitor)
 	}
 	if _, _, failures := p.callArgs(req); len(failures) > 0 {
-		return nil, printable(failures, req.Args, req.Info.Config), nil
+		return printable(failures, req.Args, req.Info.Config), nil
 	}
-	resp, err := runSafely(p.enter(ctx, "", req.Args, req.Info.Config), req.Token, "", func(ctx context.Context) (any, error) {
-		return b(ctx, p.EngineAddress(), req.Args, raw)
+	_, err := runSafely(p.enter(ctx, "", req.Args, req.Info.Config), req.Token, "", func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, call(ctx, p.EngineAddress(), req.Args)
 	})
 	if ie, ok := asInputError(err); ok { // bad arguments, as the raw path reports them
-		return nil, printable(ie.Failures, req.Args, req.Info.Config), nil
+		return printable(ie.Failures, req.Args, req.Info.Config), nil
 	}
 	if err == nil {
 		var ret property.Map
 		var failed bool
-		if ret, failed, err = results(resp); err == nil && !failed {
+		if ret, failed, err = results(); err == nil && !failed {
 			err = p.checkOutputs(ctx, req.Token, "", "", ret)
 		}
 	}
 	if err != nil {
-		return nil, nil, p.Failed(ctx, err, "", "", req.Args, req.Info.Config)
+		return nil, p.Failed(ctx, err, "", "", req.Args, req.Info.Config)
 	}
-	return resp, nil, nil
+	return nil, nil
 }

@@ -51,6 +51,7 @@ func (p *Provider) goTypes() *goschema.Package {
 		Functions:    functions,
 		Methods:      p.methodTokens(),
 		RefTypes:     p.refTypes,
+		SDK:          p.sdkTypes,
 		Declared:     partTokens(p.parts),
 	}
 }

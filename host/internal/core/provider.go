@@ -61,7 +61,9 @@ type definition struct {
 	contracts       map[string]contract                                  // the schema's of each token, set by Finish
 	signatures      map[string]goschema.Signature                        // Go types per component, method, function and typed resource token
 	configSignature *goschema.Signature                                  // the configuration's Go type, from WithConfig
-	bridged         map[string]Bridged                                   // tokens served with the Go SDK (host/gosdk)
+	elsewhere       map[string]Elsewhere                                 // tokens served elsewhere (host/gosdk)
+	handlers        Handlers                                             // the adapter's, of the tokens served elsewhere
+	sdkTypes        goschema.SDKTypes                                    // what Go SDK types stand for (host/gosdk)
 	refTypes        map[reflect.Type]string                              // WithResourceRef: Go types of resources, to their token or $ref
 	onConfigure     func(ctx context.Context, config property.Map) error // WithConfig
 	decodeConfig    func(config property.Map) (any, error)               // WithConfig: the values as its type
@@ -86,7 +88,7 @@ func New(name string) *Provider {
 		methods:      map[string]Method{},
 		functions:    map[string]Function{},
 		signatures:   map[string]goschema.Signature{},
-		bridged:      map[string]Bridged{},
+		elsewhere:    map[string]Elsewhere{},
 		refTypes:     map[reflect.Type]string{},
 		maxProcs:     defaultMaxProcs,
 		descriptions: map[string]string{},
@@ -178,8 +180,8 @@ func (p *Provider) Finish() error {
 			return fmt.Errorf("provider %s: component %s is not a component resource in the schema", name, tok)
 		}
 	}
-	for tok, h := range p.bridged {
-		if p.schema == nil || h.Call == nil {
+	for tok, e := range p.elsewhere {
+		if p.schema == nil || !e.Method {
 			continue
 		}
 		if _, ok := p.schema.Function(tok); !ok {

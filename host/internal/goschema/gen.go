@@ -298,7 +298,7 @@ func (g *generator) function(tok string) *yaml.Node {
 		add(f, "inputs", in)
 	}
 	out := mapping()
-	if isMethod && !isStructType(sh.Result) {
+	if isMethod && !g.p.isStructType(sh.Result) {
 		// A method's single value travels under "res" (encodeResult).
 		p, ok := g.goType(fmt.Sprintf("%s result %s", tok, sh.Result), sh.Result)
 		if !ok {
@@ -326,8 +326,8 @@ const SingleResultKey = "res"
 // isStructType reports whether a result of type t is returned field by
 // field: a struct with `pulumi` tags, not a property.Map or a type of the
 // Go SDK (pulumi.StringOutput, a resource).
-func isStructType(t reflect.Type) bool {
-	if _, ok := sdkOf(t); ok {
+func (p *Package) isStructType(t reflect.Type) bool {
+	if _, ok := p.sdkOf(t); ok {
 		return false
 	}
 	if _, ok := typed.RefTarget(t); ok {
@@ -337,20 +337,20 @@ func isStructType(t reflect.Type) bool {
 	return ok && Elem(t) != mapType
 }
 
-// sdkOf says what a Go SDK type stands for (host/gosdk tells); ok is false
-// for other types, and for every type when gosdk is not linked in.
-func sdkOf(t reflect.Type) (SDKType, bool) {
-	if SDK == nil {
+// sdkOf says what a Go SDK type stands for (p.SDK tells); ok is false for
+// other types, and for every type when p has no Go SDK registrations.
+func (p *Package) sdkOf(t reflect.Type) (SDKType, bool) {
+	if p.SDK == nil {
 		return SDKType{}, false
 	}
-	return SDK(t)
+	return p.SDK(t)
 }
 
 // optional reports whether field f is optional: tagged so, a pointer, or
 // a Go SDK type whose value is a pointer (pulumi.StringPtrInput). A Go SDK
 // resource is always a pointer: it is optional only when tagged so.
-func optional(f typed.Field) bool {
-	st, ok := sdkOf(f.Type)
+func (p *Package) optional(f typed.Field) bool {
+	st, ok := p.sdkOf(f.Type)
 	switch {
 	case ok && st.Resource != nil:
 		return f.Tag.Optional
@@ -395,7 +395,7 @@ func (g *generator) object(where string, t reflect.Type) (*yaml.Node, []string) 
 			continue
 		}
 		add(props, f.Name, propNode(p))
-		if !optional(f) {
+		if !g.p.optional(f) {
 			required = append(required, f.Name)
 		}
 	}
@@ -427,7 +427,7 @@ func (g *generator) setDefault(where string, f typed.Field, p *schema.Property) 
 		"integer": isKind[int64](fa.dflt) || isKind[uint64](fa.dflt),
 		"number":  isKind[int64](fa.dflt) || isKind[uint64](fa.dflt) || isKind[float64](fa.dflt)}
 	switch {
-	case !optional(f):
+	case !g.p.optional(f):
 		g.fail("%s: has a default but is required; tag it optional", where)
 		return false
 	case typ == "" || (fa.dflt != nil && !fits[typ]):
@@ -514,7 +514,7 @@ func fitsProperty(p schema.Property, t reflect.Type) bool {
 
 // goType is the schema type of Go type t.
 func (g *generator) goType(where string, t reflect.Type) (schema.Property, bool) {
-	if st, ok := sdkOf(t); ok {
+	if st, ok := g.p.sdkOf(t); ok {
 		switch {
 		case st.Resource != nil:
 			return g.resourceRef(where, st.Resource)

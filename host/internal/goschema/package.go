@@ -14,6 +14,7 @@ type Package struct {
 	Functions     map[string]bool      // function tokens, methods aside
 	Methods       []string             // method tokens, sorted
 	RefTypes      map[reflect.Type]string
+	SDK           SDKTypes // what Go SDK types stand for; nil for a package without Go SDK registrations
 	// Declared are the resource and function tokens a schema part
 	// declares, by section ("resources", "functions"): left to it.
 	Declared map[string]map[string]bool

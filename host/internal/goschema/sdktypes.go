@@ -16,6 +16,6 @@ type SDKType struct {
 	Resource reflect.Type
 }
 
-// SDK says what Go SDK type t stands for, ok false for a type that is not
-// the SDK's; nil until host/gosdk is linked in, which sets it.
-var SDK func(t reflect.Type) (SDKType, bool)
+// SDKTypes says what Go SDK type t stands for, ok false for a type that is
+// not the SDK's (host/gosdk's, for a package with Go SDK registrations).
+type SDKTypes func(t reflect.Type) (SDKType, bool)

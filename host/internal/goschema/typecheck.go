@@ -87,7 +87,7 @@ func (c *typeChecker) check(tok string, sh Signature) {
 		return
 	}
 	c.fields(tok, "input %q", deref(ins), sh.Args, true)
-	if _, isFn := c.schema.Function(tok); isFn && !isStructType(sh.Result) {
+	if _, isFn := c.schema.Function(tok); isFn && !c.p.isStructType(sh.Result) {
 		return // a single result, under "res"
 	}
 	c.fields(tok, "output %q", deref(outs), sh.Result, false)
@@ -126,7 +126,7 @@ func (c *typeChecker) fields(tok, whatf string, obj schema.Object, t reflect.Typ
 		}
 		required := slices.Contains(obj.Required, f.Name)
 		switch {
-		case isInput && !optional(f) && !required:
+		case isInput && !c.p.optional(f) && !required:
 			c.diff(tok, "%s is optional in the schema, so field %s.%s needs the tag `pulumi:\"%s,optional\"`",
 				what, st, f.GoName, f.Name)
 		case !isInput && f.Tag.Optional && required:
@@ -187,7 +187,7 @@ func (c *typeChecker) target(sp schema.Property) schema.RefTarget {
 // on their own.
 func (c *typeChecker) match(tok string, t reflect.Type, sp schema.Property) bool {
 	target := c.target(sp)
-	if st, ok := sdkOf(t); ok {
+	if st, ok := c.p.sdkOf(t); ok {
 		switch {
 		case st.Resource != nil:
 			return c.sameResource(st.Resource, target)

@@ -18,15 +18,25 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 		return &pulumirpc.CallResponse{Failures: ToCheckFailures(malformedArguments(err))}, nil
 	}
 	p := s.serving()
-	if b := p.BridgedCall(creq.Token); b != nil {
-		resp, failures, err := p.CallBridged(ctx, creq, b, req, bridgedResults)
+	if call := sdkCall(p, creq.Token); call != nil {
+		var resp *pulumirpc.CallResponse
+		failures, err := p.CallElsewhere(ctx, creq, func(ctx context.Context, engineAddr string, args property.Map) (err error) {
+			resp, err = call(ctx, engineAddr, args, req)
+			return err
+		}, func() (property.Map, bool, error) {
+			if len(resp.GetFailures()) > 0 {
+				return property.Map{}, true, nil
+			}
+			ret, err := fromWire(resp.GetReturn())
+			return ret, false, err
+		})
 		switch {
 		case err != nil:
 			return nil, toStatus(err)
 		case failures != nil:
 			return &pulumirpc.CallResponse{Failures: ToCheckFailures(failures)}, nil
 		}
-		return resp.(*pulumirpc.CallResponse), nil
+		return resp, nil
 	}
 	resp, err := p.Call(ctx, creq)
 	if err != nil {
@@ -37,17 +47,6 @@ func (s *server) Call(ctx context.Context, req *pulumirpc.CallRequest) (*pulumir
 		return nil, toStatus(redact.Of(creq.Args).Error(err))
 	}
 	return out, nil
-}
-
-// bridgedResults reads the return values of a Call's answer from the Go
-// SDK, or says it failed.
-func bridgedResults(resp any) (property.Map, bool, error) {
-	r := resp.(*pulumirpc.CallResponse)
-	if len(r.GetFailures()) > 0 {
-		return property.Map{}, true, nil
-	}
-	ret, err := fromWire(r.GetReturn())
-	return ret, false, err
 }
 
 // malformedArguments is the failure for arguments that do not decode, at

@@ -15,7 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/host/internal/gctune"
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
@@ -60,7 +60,7 @@ func (crudCodec) Unmarshal(data mem.BufferSlice, v any) error {
 		bufs = append(bufs, d.ReadOnlyData())
 		n += d.Len()
 	}
-	core.BeforeLargeRequest(n)
+	gctune.BeforeLargeRequest(n)
 	err := r.decode(bufs)
 	clear(bufs) // gRPC reuses them
 	return err

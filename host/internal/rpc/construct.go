@@ -34,7 +34,7 @@ type constructIn struct {
 }
 
 func (c *constructIn) prepare(s *server) {
-	c.bridged = func(token string) bool { return s.serving().BridgedConstruct(token) != nil }
+	c.bridged = func(token string) bool { return sdkConstruct(s.serving(), token) != nil }
 }
 
 func (c *constructIn) decode(b [][]byte) error {
@@ -61,12 +61,19 @@ func (s *server) rawConstruct(ctx context.Context, in *constructIn) (any, error)
 
 func (s *server) construct(ctx context.Context, req *pulumirpc.ConstructRequest, creq core.ConstructRequest) (*pulumirpc.ConstructResponse, error) {
 	p := s.serving()
-	if b := p.BridgedConstruct(creq.Type); b != nil {
-		resp, err := p.ConstructBridged(ctx, creq, b, req, bridgedOutputs)
+	if build := sdkConstruct(p, creq.Type); build != nil {
+		var resp *pulumirpc.ConstructResponse
+		err := p.ConstructElsewhere(ctx, creq, func(ctx context.Context, engineAddr string, inputs property.Map) (err error) {
+			resp, err = build(ctx, engineAddr, inputs, req)
+			return err
+		}, func() (urn.URN, property.Map, error) {
+			state, err := fromWire(resp.GetState())
+			return urn.URN(resp.GetUrn()), state, err
+		})
 		if err != nil {
 			return nil, constructStatus(err)
 		}
-		return resp.(*pulumirpc.ConstructResponse), nil
+		return resp, nil
 	}
 	resp, err := p.Construct(ctx, creq)
 	if err != nil {
@@ -77,12 +84,4 @@ func (s *server) construct(ctx context.Context, req *pulumirpc.ConstructRequest,
 		return nil, toStatus(redact.Of(creq.Inputs).Error(&diag.StepError{Step: "marshal outputs", Err: err}))
 	}
 	return out, nil
-}
-
-// bridgedOutputs reads the URN and state of a Construct's answer from the
-// Go SDK.
-func bridgedOutputs(resp any) (urn.URN, property.Map, error) {
-	r := resp.(*pulumirpc.ConstructResponse)
-	state, err := fromWire(r.GetState())
-	return urn.URN(r.GetUrn()), state, err
 }

@@ -1,4 +1,8 @@
-package core
+// Package gctune tunes the Go collector of a plugin that host.Main runs:
+// a heap headroom between collections (Tune), and a collection before a
+// large request is decoded (BeforeLargeRequest, called by the wire
+// adapter's codec). It is not a concern of serving requests.
+package gctune
 
 import (
 	"math"
@@ -10,10 +14,10 @@ import (
 )
 
 // HeapHeadroom is how much a plugin's heap may grow, at least, between
-// collections when Main runs it.
+// collections when host.Main runs it.
 const HeapHeadroom = 4 << 20
 
-// TuneGC lets the heap grow by at least headroom bytes over what the last
+// Tune lets the heap grow by at least headroom bytes over what the last
 // collection found live (with the stacks and globals it scans) before the
 // next one. Go's default (GOGC 100) lets it grow by as much as that: a
 // plugin whose live heap is 3 MB collects every 3 MB it allocates, some 13
@@ -23,8 +27,8 @@ const HeapHeadroom = 4 << 20
 // 100 × max(1, headroom/scanned). It leaves the collector alone if the
 // GOGC or GOMEMLIMIT environment variable is set, or the plugin's own code
 // sets a GOGC or a memory limit (debug.SetGCPercent, SetMemoryLimit),
-// before Main or later.
-func TuneGC(headroom uint64) {
+// before host.Main or later.
+func Tune(headroom uint64) {
 	for _, v := range []string{"GOGC", "GOMEMLIMIT"} {
 		if _, set := os.LookupEnv(v); set {
 			return
@@ -49,7 +53,7 @@ func TuneGC(headroom uint64) {
 	arm()
 }
 
-// tuning says TuneGC is tuning the collector: the plugin has not chosen
+// tuning says Tune is tuning the collector: the plugin has not chosen
 // its own settings.
 var tuning atomic.Bool
 
@@ -57,7 +61,7 @@ var tuning atomic.Bool
 const LargeRequest = 16 << 20
 
 // BeforeLargeRequest collects garbage before a request of n bytes is
-// decoded, when n is at least LargeRequest and TuneGC is tuning the
+// decoded, when n is at least LargeRequest and Tune is tuning the
 // collector. A large request's values, and the answer that echoed them,
 // are garbage once it is answered, but the collector's goal after it is
 // twice what it held: without this, the next large request (the Create
@@ -73,7 +77,7 @@ func BeforeLargeRequest(n int) {
 func collectsBefore(n int, tuning bool) bool { return tuning && n >= LargeRequest }
 
 // retune sets GOGC for a heap of scanned bytes, where was is the GOGC
-// TuneGC set last (Go's 100 at first). It sets nothing and answers false if
+// Tune set last (Go's 100 at first). It sets nothing and answers false if
 // the plugin has chosen its own since: another GOGC, or a memory limit.
 func retune(headroom, scanned uint64, was int) (int, bool) {
 	if debug.SetMemoryLimit(-1) != math.MaxInt64 {

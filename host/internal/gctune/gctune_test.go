@@ -1,4 +1,4 @@
-package core
+package gctune
 
 import (
 	"os"
@@ -29,11 +29,11 @@ func TestGCPercent(t *testing.T) {
 }
 
 // With GOGC or GOMEMLIMIT set, or a GOGC the plugin set itself before
-// Main, TuneGC leaves the collector alone.
-func TestTuneGCLeavesTheEnvironmentsSetting(t *testing.T) {
+// Main, Tune leaves the collector alone.
+func TestTuneLeavesTheEnvironmentsSetting(t *testing.T) {
 	t.Run("the plugin's own", func(t *testing.T) {
 		before := debug.SetGCPercent(77)
-		TuneGC(64 << 20)
+		Tune(64 << 20)
 		if got := debug.SetGCPercent(before); got != 77 {
 			t.Errorf("with the plugin's GOGC 77, GOGC became %d", got)
 		}
@@ -42,7 +42,7 @@ func TestTuneGCLeavesTheEnvironmentsSetting(t *testing.T) {
 		t.Run(v, func(t *testing.T) {
 			t.Setenv(v, "")
 			before := debug.SetGCPercent(77)
-			TuneGC(64 << 20)
+			Tune(64 << 20)
 			if got := debug.SetGCPercent(before); got != 77 {
 				t.Errorf("with %s set, GOGC became %d", v, got)
 			}
@@ -79,9 +79,9 @@ func TestRetune(t *testing.T) {
 	}
 }
 
-// After a collection TuneGC sets GOGC from what it scanned; setting GOGC
+// After a collection Tune sets GOGC from what it scanned; setting GOGC
 // stops it.
-func TestTuneGCRetunesAfterACollection(t *testing.T) {
+func TestTuneRetunesAfterACollection(t *testing.T) {
 	for _, v := range []string{"GOGC", "GOMEMLIMIT"} {
 		if _, set := os.LookupEnv(v); set {
 			t.Skipf("%s is set", v)
@@ -89,10 +89,10 @@ func TestTuneGCRetunesAfterACollection(t *testing.T) {
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	const headroom = 64 << 20
-	TuneGC(headroom)
+	Tune(headroom)
 	first := gcPercent(headroom, 0)
 	if got := gogc(); got != first {
-		t.Fatalf("GOGC %d after TuneGC, want %d", got, first)
+		t.Fatalf("GOGC %d after Tune, want %d", got, first)
 	}
 	// The test binary's heap is far below 64 MB, so the GOGC a collection
 	// brings is above the first; the cleanup runs after it, on its own.
@@ -109,7 +109,7 @@ func TestTuneGCRetunesAfterACollection(t *testing.T) {
 	debug.SetGCPercent(100) // stops it at the next collection
 }
 
-// A large request is decoded after a collection, while TuneGC tunes the
+// A large request is decoded after a collection, while Tune tunes the
 // collector; a small one, or one in a plugin that chose its own settings,
 // is not.
 func TestCollectsBeforeLargeRequests(t *testing.T) {
