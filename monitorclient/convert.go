@@ -22,7 +22,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/polyhost/polyhost/host/diag"
+	"github.com/polyhost/polyhost/internal/protocol"
 	"github.com/polyhost/polyhost/internal/wire"
 )
 
@@ -83,35 +83,11 @@ func mergeKeyDeps(m property.Map, explicit map[string][]urn.URN) (map[string][]u
 	return perKey, sortedUnion(all)
 }
 
-func toRPCAlias(a Alias) (*pulumirpc.Alias, error) {
-	switch {
-	case a.URN != "" && a.Spec != nil:
-		return nil, errors.New("alias has both a URN and a spec")
-	case a.URN != "":
-		return &pulumirpc.Alias{Alias: &pulumirpc.Alias_Urn{Urn: string(a.URN)}}, nil
-	case a.Spec != nil:
-		s := a.Spec
-		if s.NoParent && s.ParentURN != "" {
-			return nil, errors.New("alias spec has both a parent URN and NoParent")
-		}
-		spec := &pulumirpc.Alias_Spec{Name: s.Name, Type: s.Type, Stack: s.Stack, Project: s.Project}
-		switch {
-		case s.NoParent:
-			spec.Parent = &pulumirpc.Alias_Spec_NoParent{NoParent: true}
-		case s.ParentURN != "":
-			spec.Parent = &pulumirpc.Alias_Spec_ParentUrn{ParentUrn: string(s.ParentURN)}
-		}
-		return &pulumirpc.Alias{Alias: &pulumirpc.Alias_Spec_{Spec: spec}}, nil
-	default:
-		return nil, errors.New("alias has neither a URN nor a spec")
-	}
-}
-
 // collapseAlias turns an alias into a URN for monitors without alias specs,
 // filling empty parts from the resource (as the Go SDK does). Stack and
 // project default to those of the parent URN.
 func collapseAlias(a Alias, typ, name string, parent urn.URN) (string, error) {
-	if _, err := toRPCAlias(a); err != nil {
+	if _, err := protocol.ToAlias(a.URN, (*protocol.AliasSpec)(a.Spec)); err != nil {
 		return "", err
 	}
 	if a.URN != "" {
@@ -332,7 +308,7 @@ func toRPCRegisterResourceRequest(req RegisterResourceRequest, f Features) (regi
 	}
 	for _, a := range req.Aliases {
 		if f.AliasSpecs {
-			ra, err := toRPCAlias(a)
+			ra, err := protocol.ToAlias(a.URN, (*protocol.AliasSpec)(a.Spec))
 			if err != nil {
 				return registerRequest{}, err
 			}
@@ -415,12 +391,7 @@ func registerResourceResponse(resp *pulumirpc.RegisterResourceResponse, outs pro
 		Result:  fromRPCResult(resp.GetResult()),
 		Unknown: resp.GetUnknown(),
 	}
-	if pd := resp.GetPropertyDependencies(); len(pd) > 0 {
-		out.PropertyDependencies = make(map[string][]urn.URN, len(pd))
-		for k, v := range pd {
-			out.PropertyDependencies[k] = wire.URNs(v.GetUrns())
-		}
-	}
+	out.PropertyDependencies = protocol.FromDependencies(resp.GetPropertyDependencies())
 	return out
 }
 
@@ -468,20 +439,12 @@ func toRPCInvokeRequest(req InvokeRequest, f Features) (*pulumirpc.ResourceInvok
 	}, nil
 }
 
-func fromRPCFailures(fs []*pulumirpc.CheckFailure) []diag.CheckFailure {
-	out := make([]diag.CheckFailure, len(fs))
-	for i, f := range fs {
-		out[i] = diag.CheckFailure{Property: f.GetProperty(), Reason: f.GetReason()}
-	}
-	return out
-}
-
 func fromRPCInvokeResponse(tok string, resp *pulumirpc.ResourceInvokeResponse) (InvokeResponse, error) {
 	if resp == nil {
 		return InvokeResponse{Return: property.Map{}}, nil
 	}
 	if len(resp.GetFailures()) > 0 {
-		return InvokeResponse{}, &FailuresError{Token: tok, Failures: fromRPCFailures(resp.GetFailures())}
+		return InvokeResponse{}, &FailuresError{Token: tok, Failures: protocol.FromCheckFailures(resp.GetFailures())}
 	}
 	if resp.GetUnknown() {
 		return InvokeResponse{Return: property.Map{}, Unknown: true}, nil
@@ -578,20 +541,13 @@ func fromRPCCallResponse(tok string, resp *pulumirpc.CallResponse) (CallResponse
 		return CallResponse{Return: property.Map{}}, nil
 	}
 	if len(resp.GetFailures()) > 0 {
-		return CallResponse{}, &FailuresError{Token: tok, Failures: fromRPCFailures(resp.GetFailures())}
+		return CallResponse{}, &FailuresError{Token: tok, Failures: protocol.FromCheckFailures(resp.GetFailures())}
 	}
 	ret, err := unmarshalMap(resp.GetReturn())
 	if err != nil {
 		return CallResponse{}, fmt.Errorf("unmarshaling return: %w", err)
 	}
-	out := CallResponse{Return: ret}
-	if rd := resp.GetReturnDependencies(); len(rd) > 0 {
-		out.ReturnDependencies = make(map[string][]urn.URN, len(rd))
-		for k, v := range rd {
-			out.ReturnDependencies[k] = wire.URNs(v.GetUrns())
-		}
-	}
-	return out, nil
+	return CallResponse{Return: ret, ReturnDependencies: protocol.FromDependencies(resp.GetReturnDependencies())}, nil
 }
 
 // legacyFeatures are the SupportsFeature ids probed when GetDeploymentInfo

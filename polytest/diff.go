@@ -15,6 +15,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/polyhost/polyhost/internal/show"
 	"github.com/polyhost/polyhost/polyup"
 )
 
@@ -85,7 +86,7 @@ func facts(rs []polyup.Resource, normalize bool, random []string) map[string]str
 	ids := map[string]string{}
 	for _, r := range rs {
 		if r.ID != "" && normalize {
-			ids[string(r.ID)] = "<id of " + shortURN(r.URN) + ">"
+			ids[string(r.ID)] = "<id of " + show.ShortURN(r.URN) + ">"
 		}
 	}
 	order := slices.SortedFunc(maps.Keys(ids), func(a, b string) int {
@@ -103,7 +104,7 @@ func facts(rs []polyup.Resource, normalize bool, random []string) map[string]str
 
 	out := map[string]string{}
 	for _, r := range rs {
-		key := shortURN(r.URN) + " "
+		key := show.ShortURN(r.URN) + " "
 		set := func(field, v string) {
 			if v != "" && v != "[]" && v != "false" {
 				out[key+field] = norm(v)
@@ -139,20 +140,11 @@ func facts(rs []polyup.Resource, normalize bool, random []string) map[string]str
 				if skip[string(r.Type)+"."+k] && normalize {
 					v = property.New("<random>").WithSecret(v.Secret())
 				}
-				set(field+"."+k, render(v))
+				set(field+"."+k, show.Value(v, show.Options{}))
 			}
 		}
 	}
 	return out
-}
-
-// shortURN drops the stack and project, which two runs of a program share.
-func shortURN(u urn.URN) string {
-	parts := strings.SplitN(string(u), "::", 3)
-	if len(parts) == 3 {
-		return parts[2]
-	}
-	return string(u)
 }
 
 func urnNames(us []urn.URN) []string {
@@ -161,44 +153,6 @@ func urnNames(us []urn.URN) []string {
 		out = append(out, u.Name())
 	}
 	return out
-}
-
-// render prints a value with its markers: secret(...), unknown.
-func render(v property.Value) string {
-	var s string
-	switch {
-	case v.IsComputed():
-		s = "unknown"
-	case v.IsNull():
-		s = "null"
-	case v.IsString():
-		s = strconv.Quote(v.AsString())
-	case v.IsNumber():
-		s = strconv.FormatFloat(v.AsNumber(), 'g', -1, 64)
-	case v.IsBool():
-		s = strconv.FormatBool(v.AsBool())
-	case v.IsArray():
-		var parts []string
-		for _, e := range v.AsArray().All {
-			parts = append(parts, render(e))
-		}
-		s = "[" + strings.Join(parts, ", ") + "]"
-	case v.IsMap():
-		var parts []string
-		for k, e := range v.AsMap().AllStable {
-			parts = append(parts, strconv.Quote(k)+": "+render(e))
-		}
-		s = "{" + strings.Join(parts, ", ") + "}"
-	case v.IsResourceReference():
-		ref := v.AsResourceReference()
-		s = fmt.Sprintf("ref(%s, id %s, version %q)", shortURN(ref.URN), render(ref.ID), ref.PackageVersion)
-	default: // assets and archives
-		s = fmt.Sprintf("%v", v)
-	}
-	if v.Secret() {
-		s = "secret(" + s + ")"
-	}
-	return s
 }
 
 const opsdiffUsage = `usage: opsdiff EMBEDDED-OUTPUT REAL-EVENT-LOG`

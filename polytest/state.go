@@ -10,6 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/polyhost/polyhost/internal/show"
 	"github.com/polyhost/polyhost/polyup"
 )
 
@@ -48,7 +49,7 @@ func cmdState(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			ts.Fatalf("state %s: %v", args[0], err)
 		}
-		ts.Setenv(args[2], display(v.WithSecret(false)))
+		ts.Setenv(args[2], bare(v.WithSecret(false)))
 		return
 	}
 	if args[1] == "matches" && len(args) == 3 {
@@ -140,29 +141,29 @@ func (s *stack) assert(neg bool, op string, args []string) error {
 		if err != nil {
 			return err
 		}
-		got := display(v)
+		got := bare(v)
 		return check(got == args[1], "stack output %s is %s, want %s", args[0], got, args[1])
 	case op == "nooutput" && len(args) == 1:
 		v, err := s.output(args[0])
-		return check(err != nil, "stack output %s is %s, want none", args[0], display(v))
+		return check(err != nil, "stack output %s is %s, want none", args[0], bare(v))
 	case op == "secret" && len(args) == 1:
 		v, err := s.output(args[0])
 		if err != nil {
 			return err
 		}
-		return check(v.Secret(), "stack output %s is not secret: %s", args[0], display(v))
+		return check(v.Secret(), "stack output %s is not secret: %s", args[0], bare(v))
 	case op == "secret" && len(args) == 2:
 		v, err := s.field(args[0], args[1])
 		if err != nil {
 			return err
 		}
-		return check(v.Secret(), "output %s of %s is not secret: %s", args[1], args[0], display(v))
+		return check(v.Secret(), "output %s of %s is not secret: %s", args[1], args[0], bare(v))
 	case op == "field" && len(args) == 3:
 		v, err := s.field(args[0], args[1])
 		if err != nil {
 			return err
 		}
-		got := strings.TrimRight(display(v), "\n")
+		got := strings.TrimRight(bare(v), "\n")
 		return check(got == args[2], "output %s of %s is %s, want %s", args[1], args[0], got, args[2])
 	case op == "nofield" && len(args) == 2:
 		r, err := s.named(args[0])
@@ -170,7 +171,7 @@ func (s *stack) assert(neg bool, op string, args []string) error {
 			return err
 		}
 		v, ok := r.Outputs.GetOk(args[1])
-		return check(!ok, "output %s of %s is %s, want none", args[1], args[0], display(v))
+		return check(!ok, "output %s of %s is %s, want none", args[1], args[0], bare(v))
 	case op == "matches" && len(args) == 1 && s.other != nil:
 		diffs := s.differences(s.other)
 		return check(len(diffs) == 0, "%s and %s hold different resources:\n  %s", s.file, s.other.file, strings.Join(diffs, "\n  "))
@@ -292,30 +293,5 @@ func orNone(s string) string {
 	return s
 }
 
-// display is a value as the state command compares it: strings unquoted,
-// numbers as Go prints them, a secret as [secret], an unknown as
-// [unknown], a resource reference as "ref URN id ID"; arrays and maps as
-// stackdiff prints them.
-func display(v property.Value) string {
-	switch {
-	case v.Secret():
-		return "[secret]"
-	case v.IsString():
-		return v.AsString()
-	case v.IsNumber():
-		return strconv.FormatFloat(v.AsNumber(), 'f', -1, 64)
-	case v.IsBool():
-		return strconv.FormatBool(v.AsBool())
-	case v.IsNull():
-		return "null"
-	case v.IsComputed():
-		return "[unknown]"
-	case v.IsResourceReference():
-		ref := v.AsResourceReference()
-		if ref.ID.IsString() && ref.ID.AsString() != "" {
-			return "ref " + string(ref.URN) + " id " + ref.ID.AsString()
-		}
-		return "ref " + string(ref.URN)
-	}
-	return render(v)
-}
+// bare is v as the state command compares it (show's Bare).
+func bare(v property.Value) string { return show.Value(v, show.Options{Bare: true}) }

@@ -15,8 +15,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"gopkg.in/yaml.v3"
+
+	"github.com/polyhost/polyhost/internal/show"
 )
 
 const usage = `usage: polyup [flags] preview|up|refresh|destroy [program-dir]
@@ -327,7 +328,7 @@ func printResult(w io.Writer, res *Result, secrets []string) {
 	if res.Outputs.Len() > 0 {
 		fmt.Fprintln(w, "Outputs:")
 		for k, v := range res.Outputs.AllStable {
-			fmt.Fprintf(w, "    %s: %s\n", k, show(v))
+			fmt.Fprintf(w, "    %s: %s\n", k, show.Value(v, show.Options{User: true}))
 		}
 	}
 	var parts []string
@@ -339,37 +340,4 @@ func printResult(w io.Writer, res *Result, secrets []string) {
 	if len(parts) > 0 {
 		fmt.Fprintf(w, "Resources: %s\n", strings.Join(parts, ", "))
 	}
-}
-
-// show renders an output value; secrets print as [secret].
-func show(v property.Value) string {
-	switch {
-	case v.Secret():
-		return "[secret]"
-	case v.IsComputed():
-		return "[unknown]"
-	case v.IsString():
-		return fmt.Sprintf("%q", v.AsString())
-	case v.IsNumber():
-		return fmt.Sprint(v.AsNumber())
-	case v.IsBool():
-		return fmt.Sprint(v.AsBool())
-	case v.IsNull():
-		return "null"
-	case v.IsResourceReference():
-		return "resource " + string(v.AsResourceReference().URN)
-	case v.IsArray():
-		parts := []string{}
-		for _, e := range v.AsArray().All {
-			parts = append(parts, show(e))
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case v.IsMap():
-		parts := []string{}
-		for k, e := range v.AsMap().AllStable {
-			parts = append(parts, k+": "+show(e))
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	return v.GoString()
 }

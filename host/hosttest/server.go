@@ -22,6 +22,7 @@ import (
 
 	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/internal/rpc"
+	"github.com/polyhost/polyhost/internal/protocol"
 	"github.com/polyhost/polyhost/internal/wire"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -161,7 +162,8 @@ func fromRegisterResourceRequest(req *pulumirpc.RegisterResourceRequest) (Regist
 		}
 	}
 	for _, a := range req.GetAliases() {
-		o.Aliases = append(o.Aliases, rpc.FromAlias(a))
+		u, spec := protocol.FromAlias(a)
+		o.Aliases = append(o.Aliases, monitorclient.Alias{URN: u, Spec: (*monitorclient.AliasSpec)(spec)})
 	}
 	if t := req.GetReplacementTrigger(); t != nil {
 		if o.ReplacementTrigger, err = decodeValue(t); err != nil {
@@ -184,12 +186,7 @@ func fromRegisterResourceRequest(req *pulumirpc.RegisterResourceRequest) (Regist
 		SupportsResultReporting: req.GetSupportsResultReporting(),
 		Raw:                     proto.Clone(req).(*pulumirpc.RegisterResourceRequest),
 	}
-	if pd := req.GetPropertyDependencies(); len(pd) > 0 {
-		r.PropertyDependencies = make(map[string][]urn.URN, len(pd))
-		for k, v := range pd {
-			r.PropertyDependencies[k] = wire.URNs(v.GetUrns())
-		}
-	}
+	r.PropertyDependencies = protocol.FromDependencies(req.GetPropertyDependencies())
 	return r, nil
 }
 
@@ -488,12 +485,7 @@ func (s *monitorServer) Call(_ context.Context, req *pulumirpc.ResourceCallReque
 		},
 		Raw: proto.Clone(req).(*pulumirpc.ResourceCallRequest),
 	}
-	if ad := req.GetArgDependencies(); len(ad) > 0 {
-		c.ArgDependencies = make(map[string][]urn.URN, len(ad))
-		for k, v := range ad {
-			c.ArgDependencies[k] = wire.URNs(v.GetUrns())
-		}
-	}
+	c.ArgDependencies = protocol.FromDependencies(req.GetArgDependencies())
 	s.m.mu.Lock()
 	s.m.calls = append(s.m.calls, c)
 	s.m.mu.Unlock()

@@ -17,6 +17,7 @@ import (
 	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/internal/protocol"
 	"github.com/polyhost/polyhost/internal/wire"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -49,16 +50,14 @@ func constructRequest(req *pulumirpc.ConstructRequest, inputs property.Map, inpu
 		Hooks:                   FromResourceHooks(req.GetResourceHooks()),
 	}
 	for _, a := range req.GetAliases() {
-		o.Aliases = append(o.Aliases, FromAlias(a))
+		u, spec := protocol.FromAlias(a)
+		o.Aliases = append(o.Aliases, monitorclient.Alias{URN: u, Spec: (*monitorclient.AliasSpec)(spec)})
 	}
 	// The values, then the URNs; what does not read is reported in this
 	// order: the inputs, a provider reference, the replacement trigger.
 	trigger, triggerErr := wire.UnmarshalValue("replacementTrigger", req.GetReplacementTrigger(), programValues)
 	o.Dependencies, o.ReplaceWith = wire.URNs(req.GetDependencies()), wire.URNs(req.GetReplaceWith())
-	deps := map[string][]urn.URN{}
-	for k, d := range req.GetInputDependencies() {
-		deps[k] = wire.URNs(d.GetUrns())
-	}
+	deps := protocol.FromDependencies(req.GetInputDependencies())
 	if inputsErr != nil {
 		return core.ConstructRequest{}, &diag.InputError{Message: "malformed inputs for " + req.GetType() + ": " + inputsErr.Error()}
 	}
@@ -96,23 +95,17 @@ func FromConstructResponse(r *pulumirpc.ConstructResponse) (core.ConstructRespon
 	if err != nil {
 		return core.ConstructResponse{}, err
 	}
-	deps := map[string][]urn.URN{}
-	for k, d := range r.GetStateDependencies() {
-		deps[k] = wire.URNs(d.GetUrns())
-	}
+	deps := nonNil(protocol.FromDependencies(r.GetStateDependencies()))
 	return core.ConstructResponse{URN: urn.URN(r.GetUrn()), State: withDependencies(state, deps), StateDependencies: deps}, nil
 }
 
-// FromAlias reads an alias off the wire: a URN, or a spec.
-func FromAlias(a *pulumirpc.Alias) monitorclient.Alias {
-	if u := a.GetUrn(); u != "" {
-		return monitorclient.Alias{URN: urn.URN(u)}
+// nonNil is deps, or an empty map for none: what hosttest's callers see
+// of an answer without dependencies.
+func nonNil(deps map[string][]urn.URN) map[string][]urn.URN {
+	if deps == nil {
+		return map[string][]urn.URN{}
 	}
-	spec := a.GetSpec()
-	return monitorclient.Alias{Spec: &monitorclient.AliasSpec{
-		Name: spec.GetName(), Type: spec.GetType(), Stack: spec.GetStack(), Project: spec.GetProject(),
-		ParentURN: urn.URN(spec.GetParentUrn()), NoParent: spec.GetNoParent(),
-	}}
+	return deps
 }
 
 // FromCustomTimeouts reads custom timeouts off the wire; nil stays nil.
@@ -159,10 +152,7 @@ func FromCallRequest(req *pulumirpc.CallRequest) (core.CallRequest, error) {
 	if err != nil {
 		return core.CallRequest{}, err
 	}
-	deps := map[string][]urn.URN{}
-	for k, d := range req.GetArgDependencies() {
-		deps[k] = wire.URNs(d.GetUrns())
-	}
+	deps := protocol.FromDependencies(req.GetArgDependencies())
 	info := stackInfo(req.GetProject(), req.GetStack(), req.GetOrganization(), req.GetDryRun(), int(req.GetParallel()), req.GetConfig(), req.GetConfigSecretKeys())
 	info.StackTraceHandle = req.GetStackTraceHandle()
 	return core.CallRequest{
@@ -180,11 +170,8 @@ func FromCallResponse(r *pulumirpc.CallResponse) (core.CallResponse, error) {
 	if err != nil {
 		return core.CallResponse{}, err
 	}
-	deps := map[string][]urn.URN{}
-	for k, d := range r.GetReturnDependencies() {
-		deps[k] = wire.URNs(d.GetUrns())
-	}
-	return core.CallResponse{Return: withDependencies(ret, deps), ReturnDependencies: deps, Failures: FromCheckFailures(r.GetFailures())}, nil
+	deps := nonNil(protocol.FromDependencies(r.GetReturnDependencies()))
+	return core.CallResponse{Return: withDependencies(ret, deps), ReturnDependencies: deps, Failures: protocol.FromCheckFailures(r.GetFailures())}, nil
 }
 
 // FromInvokeRequest reads an Invoke off the wire.
@@ -199,7 +186,7 @@ func FromInvokeRequest(req *pulumirpc.InvokeRequest) (core.InvokeRequest, error)
 // FromInvokeResponse reads what an Invoke answered.
 func FromInvokeResponse(r *pulumirpc.InvokeResponse) (core.InvokeResponse, error) {
 	ret, err := wire.UnmarshalMap(r.GetReturn(), answerValues)
-	return core.InvokeResponse{Return: ret, Failures: FromCheckFailures(r.GetFailures())}, err
+	return core.InvokeResponse{Return: ret, Failures: protocol.FromCheckFailures(r.GetFailures())}, err
 }
 
 // crudValuesOf reads the values of a CRUD request, naming which they are
@@ -250,7 +237,7 @@ func checkRequest(req *pulumirpc.CheckRequest, olds, news property.Map) custom.C
 // FromCheckResponse reads what Check answered.
 func FromCheckResponse(r *pulumirpc.CheckResponse) (custom.CheckResponse, error) {
 	inputs, err := wire.UnmarshalMap(r.GetInputs(), answerValues)
-	return custom.CheckResponse{Inputs: inputs, Failures: FromCheckFailures(r.GetFailures())}, err
+	return custom.CheckResponse{Inputs: inputs, Failures: protocol.FromCheckFailures(r.GetFailures())}, err
 }
 
 // FromDiffRequest reads a Diff off the wire; without old inputs, the old
@@ -392,7 +379,7 @@ func FromCheckConfigRequest(req *pulumirpc.CheckRequest) (property.Map, error) {
 // configuration, or its failures.
 func FromCheckConfigResponse(r *pulumirpc.CheckResponse) (property.Map, []diag.CheckFailure, error) {
 	checked, err := crudFromWire(r.GetInputs())
-	return checked, FromCheckFailures(r.GetFailures()), err
+	return checked, protocol.FromCheckFailures(r.GetFailures()), err
 }
 
 // FromDiffConfigRequest reads the old and new configuration DiffConfig
@@ -440,16 +427,4 @@ func FromConfigureRequest(req *pulumirpc.ConfigureRequest) (property.Map, error)
 		out[key] = property.New(raw)
 	}
 	return property.NewMap(out), nil
-}
-
-// FromCheckFailures reads failures off the wire.
-func FromCheckFailures(fs []*pulumirpc.CheckFailure) []diag.CheckFailure {
-	if len(fs) == 0 {
-		return nil
-	}
-	out := make([]diag.CheckFailure, len(fs))
-	for i, f := range fs {
-		out[i] = diag.CheckFailure{Property: f.GetProperty(), Reason: f.GetReason()}
-	}
-	return out
 }

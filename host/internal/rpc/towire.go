@@ -9,6 +9,7 @@ import (
 	"github.com/polyhost/polyhost/host/custom"
 	"github.com/polyhost/polyhost/host/diag"
 	"github.com/polyhost/polyhost/host/internal/core"
+	"github.com/polyhost/polyhost/internal/protocol"
 	"github.com/polyhost/polyhost/internal/wire"
 	"github.com/polyhost/polyhost/monitorclient"
 )
@@ -54,7 +55,11 @@ func ToConstructRequest(r core.ConstructRequest) (*pulumirpc.ConstructRequest, e
 		}
 	}
 	for _, a := range o.Aliases {
-		out.Aliases = append(out.Aliases, ToAlias(a))
+		alias, err := protocol.ToAlias(a.URN, (*protocol.AliasSpec)(a.Spec))
+		if err != nil {
+			return nil, err
+		}
+		out.Aliases = append(out.Aliases, alias)
 	}
 	return out, nil
 }
@@ -72,20 +77,6 @@ func ToConstructResponse(r core.ConstructResponse, byteStrings bool) (*pulumirpc
 		out.StateDependencies[k] = &pulumirpc.ConstructResponse_PropertyDependencies{Urns: wire.URNStrings(deps)}
 	}
 	return out, nil
-}
-
-// ToAlias writes an alias for a Construct request: a URN, or a spec.
-func ToAlias(a monitorclient.Alias) *pulumirpc.Alias {
-	if a.Spec == nil {
-		return &pulumirpc.Alias{Alias: &pulumirpc.Alias_Urn{Urn: string(a.URN)}}
-	}
-	spec := &pulumirpc.Alias_Spec{Name: a.Spec.Name, Type: a.Spec.Type, Stack: a.Spec.Stack, Project: a.Spec.Project}
-	if a.Spec.NoParent {
-		spec.Parent = &pulumirpc.Alias_Spec_NoParent{NoParent: true}
-	} else if a.Spec.ParentURN != "" {
-		spec.Parent = &pulumirpc.Alias_Spec_ParentUrn{ParentUrn: string(a.Spec.ParentURN)}
-	}
-	return &pulumirpc.Alias{Alias: &pulumirpc.Alias_Spec_{Spec: spec}}
 }
 
 // ToCustomTimeouts writes custom timeouts for a Construct request.
