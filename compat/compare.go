@@ -783,7 +783,13 @@ func (c *comparer) expr(s site, name string, o, n *property) {
 		if !in {
 			suffix = "Output"
 		}
-		msg += fmt.Sprintf("; in Go, its type %s%s becomes %s%s", goOld, suffix, goNew, suffix)
+		goType := func(name string) string {
+			if name == "pulumi." { // any
+				return map[string]string{"Input": "pulumi.Input", "Output": "pulumi.AnyOutput"}[suffix]
+			}
+			return name + suffix
+		}
+		msg += fmt.Sprintf("; in Go, its type %s becomes %s", goType(goOld), goType(goNew))
 	}
 	level := Breaking
 	if len(hits) == 0 {
