@@ -135,12 +135,36 @@ func (c *comparer) languages() {
 				Message: fmt.Sprintf("the %s moves from %s to %s: programs import the old one", what, o.name, n.name),
 				Hits:    []Audience{lang}})
 		}
-		if o.modules != n.modules {
+		if o.modules != n.modules && c.modulesUsedMoved(o.modules, n.modules) {
 			c.add(Change{Level: Breaking, Kind: PackageMoved, Token: "language." + section, Path: "modules",
 				Message: fmt.Sprintf("the %s's modules move (module renames %s → %s): programs import them from where they were", what, modulesString(o.modules), modulesString(n.modules)),
 				Hits:    []Audience{lang}})
 		}
 	}
+}
+
+// modulesUsedMoved reports whether a module the old schema puts a
+// resource, function or type in maps to another package: a rename of a
+// module nothing lives in moves nothing.
+func (c *comparer) modulesUsedMoved(oldJS, newJS string) bool {
+	var om, nm map[string]any
+	_ = json.Unmarshal([]byte(oldJS), &om)
+	_ = json.Unmarshal([]byte(newJS), &nm)
+	used := map[string]bool{}
+	for _, toks := range [][]string{sortedKeys(c.old.resources), sortedKeys(c.old.functions), sortedKeys(c.old.types)} {
+		for _, tok := range toks {
+			if parts := strings.Split(tok, ":"); len(parts) == 3 {
+				mod, _, _ := strings.Cut(parts[1], "/")
+				used[mod] = true
+			}
+		}
+	}
+	for mod := range used {
+		if fmt.Sprint(om[mod]) != fmt.Sprint(nm[mod]) {
+			return true
+		}
+	}
+	return false
 }
 
 // modulesString writes a language section's module renames, canonical
@@ -287,9 +311,12 @@ func (c *comparer) function(tok, path, prefix string, o, n *function, method boo
 	if method {
 		owner, use = ownerMethod, 0
 	}
-	if !method && o.inputs == nil && n.inputs != nil && len(*n.inputs) > 0 {
+	// Go's SDK function (or method) gains an Args parameter; TypeScript's
+	// takes it optionally unless an argument is required, which is
+	// reported as such.
+	if (o.inputs == nil || len(*o.inputs) == 0) && n.inputs != nil && len(*n.inputs) > 0 {
 		c.add(Change{Level: Breaking, Kind: SignatureChanged, Token: tok, Path: path + "inputs",
-			Message: prefix + "now takes arguments: its SDK functions take an argument before the options", Hits: []Audience{TypeScript, Go}})
+			Message: prefix + "now takes arguments: in Go, its SDK function takes an Args parameter it did not", Hits: []Audience{Go}})
 	}
 	if len(o.multiArg) > 0 && !slices.Equal(o.multiArg, n.multiArg) {
 		c.add(Change{Level: Breaking, Kind: SignatureChanged, Token: tok, Path: path + "inputs",
@@ -552,8 +579,18 @@ func (c *comparer) object(s site, o, n object) {
 				ch.Kind, ch.Hits = PropertyRemoved, union(s.inputHits(), s.readHits())
 			case in:
 				ch.Kind, ch.Hits = InputRemoved, s.inputHits()
+				if len(n) == 0 && (s.owner == ownerCustom || s.owner == ownerComponent) {
+					// Its Args are now an empty interface, which
+					// TypeScript lets any object literal fill.
+					ch.Hits = slices.DeleteFunc(ch.Hits, func(a Audience) bool { return a == TypeScript })
+				}
 			default:
 				ch.Kind, ch.Hits = OutputRemoved, s.readHits()
+				if name == "id" && s.owner == ownerCustom && s.path == "outputs" {
+					// Every custom resource has an id in TypeScript,
+					// Python and YAML; only Go's field Id goes.
+					ch.Hits = []Audience{Go}
+				}
 			}
 			c.add(ch)
 			continue
@@ -571,7 +608,7 @@ func (c *comparer) object(s site, o, n object) {
 				msg += ": every stack must set it"
 			}
 			c.add(Change{Level: Breaking, Kind: InputRequired, Token: s.token, Path: s.at(name), Message: msg,
-				Hits: s.requiredHits(), Fix: requiredFix(s)})
+				Hits: s.requiredHits(false), Fix: requiredFix(s)})
 			continue
 		}
 		what := s.what
@@ -582,13 +619,34 @@ func (c *comparer) object(s site, o, n object) {
 	}
 }
 
-// requiredHits are who a new required input breaks: programs that do not
-// pass it, and for configuration, stacks that do not set it.
-func (s site) requiredHits() []Audience {
-	if s.owner == ownerConfig {
+// requiredHits are who a required input breaks, as compiled consumers
+// show: programs that do not pass it, and for configuration, stacks that
+// do not set it. existed says it was there, optional: Go's plain field of
+// a function's argument changes from a pointer to a value. Python refuses
+// a missing required argument of a resource, a method or an object type,
+// not of a function; Go checks a resource's at run time, not a method's,
+// a function's or an object type's.
+func (s site) requiredHits(existed bool) []Audience {
+	var hits []Audience
+	switch s.owner {
+	case ownerConfig:
 		return []Audience{Stacks}
+	case ownerCustom, ownerComponent:
+		hits = []Audience{TypeScript, Python, Go}
+	case ownerMethod:
+		hits = []Audience{TypeScript, Python}
+	case ownerFunction:
+		hits = []Audience{TypeScript}
+		if existed {
+			hits = append(hits, Go)
+		}
+	default: // an object type's property
+		hits = []Audience{TypeScript, Python}
 	}
-	return s.inputHits()
+	if s.use&useYAML != 0 {
+		hits = append(hits, YAML)
+	}
+	return hits
 }
 
 func requiredFix(s site) string {
@@ -608,7 +666,7 @@ func (c *comparer) property(s site, name string, o, n *property) {
 	switch {
 	case in && !o.required && n.required:
 		c.add(Change{Level: Breaking, Kind: InputRequired, Token: s.token, Path: path, Message: label + " is now required",
-			Hits: s.requiredHits(), Fix: requiredFix(s)})
+			Hits: s.requiredHits(true), Fix: requiredFix(s)})
 	case in && o.required && !n.required && s.owner == ownerFunction:
 		add(Breaking, InputOptional, " is now optional: in Go, its field of the function's Args changes from a value to a pointer", Go)
 	case in && o.required && !n.required && !out:
@@ -639,9 +697,9 @@ func (c *comparer) property(s site, name string, o, n *property) {
 	}
 	if o.plain != n.plain {
 		if n.plain {
-			add(Dangerous, PlainChanged, " now takes plain values only: programs that pass another resource's output no longer compile in TypeScript or build in Go, and Go programs pass a plain value, not a pulumi.Input", TypeScript, Go)
+			add(Breaking, PlainChanged, " now takes plain values only: programs that pass another resource's output no longer compile in TypeScript or build in Go, and Go programs pass a plain value, not a pulumi.Input", TypeScript, Go)
 		} else {
-			add(Dangerous, PlainChanged, " now takes outputs too: Go programs pass a pulumi.Input, not a plain value, and the provider may receive unknown values in a preview", Go)
+			add(Breaking, PlainChanged, " now takes outputs too: Go programs pass a pulumi.Input, not a plain value, and the provider may receive unknown values in a preview", Go)
 		}
 	}
 }
@@ -670,15 +728,30 @@ func (c *comparer) expr(s site, name string, o, n *property) {
 	in, out := s.use&useInput != 0, s.use&useOutput != 0
 	var hits []Audience
 	if in && (rel == narrower || rel == changed) {
+		// Python's SDK does not check the types of what programs pass; the
+		// provider's Check does, in preview (tests/breakage).
 		hits = s.inputHits()
+		if oe.kind == kindEnum && ne.kind == kindEnum && c.enumValuesKept(oe.token, ne.token) {
+			// TypeScript's enums are their values' literal types: the
+			// old enum's values are all the new one's.
+			hits = slices.DeleteFunc(hits, func(a Audience) bool { return a == TypeScript })
+		}
 	}
 	if out && (rel == wider || rel == changed) {
-		hits = union(hits, s.outputHits())
+		readers := s.outputHits()
+		if isAny(ne) {
+			// TypeScript reads any as whatever the program typed.
+			readers = slices.DeleteFunc(readers, func(a Audience) bool { return a == TypeScript })
+		}
+		hits = union(hits, readers)
 	}
 	// Go names an array or map by its element type (pulumi.StringMap,
-	// pulumi.Map): a new element type there breaks Go either way.
+	// pulumi.Map): a new element type there breaks Go either way; and a
+	// program holds an output in a variable of its Go type
+	// (pulumi.AnyOutput for a union, pulumi.StringPtrOutput), which any
+	// other type breaks.
 	goOld, goNew := c.goName(o.expr, true), c.goName(n.expr, false)
-	goBreaks := at != "" && goOld != goNew
+	goBreaks := (at != "" || out) && goOld != goNew
 	if goBreaks {
 		hits = union(hits, []Audience{Go})
 	}
@@ -710,7 +783,13 @@ func (c *comparer) expr(s site, name string, o, n *property) {
 		if !in {
 			suffix = "Output"
 		}
-		msg += fmt.Sprintf("; in Go, its type %s%s becomes %s%s", goOld, suffix, goNew, suffix)
+		goType := func(name string) string {
+			if name == "pulumi." { // any
+				return map[string]string{"Input": "pulumi.Input", "Output": "pulumi.AnyOutput"}[suffix]
+			}
+			return name + suffix
+		}
+		msg += fmt.Sprintf("; in Go, its type %s becomes %s", goType(goOld), goType(goNew))
 	}
 	level := Breaking
 	if len(hits) == 0 {
@@ -796,6 +875,21 @@ func (c *comparer) relate(o, n *expr) (relation, string, *expr, *expr) {
 		return narrower, "", o, n
 	}
 	return changed, "", o, n
+}
+
+// enumValuesKept reports whether every value of old enum o is one of new
+// enum n.
+func (c *comparer) enumValuesKept(o, n string) bool {
+	ot, nt := c.old.types[o], c.new.types[n]
+	if ot == nil || nt == nil {
+		return false
+	}
+	for _, ov := range ot.values {
+		if !slices.ContainsFunc(nt.values, func(nv enumValue) bool { return reflect.DeepEqual(nv.value, ov.value) }) {
+			return false
+		}
+	}
+	return true
 }
 
 func isAny(e *expr) bool { return e.kind == kindAny || e.kind == "json" }

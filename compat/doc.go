@@ -25,9 +25,11 @@
 // checks: a type change is judged by where values flow, so an input that
 // now also takes an integer breaks nobody while an output that may now be
 // one breaks typed readers; a method is judged apart from YAML, which
-// cannot call it. tests/breakage shows each breaking kind breaking what
-// the check says it does, with SDKs from Pulumi's generators and the real
-// CLI, and the safe kinds breaking nothing.
+// cannot call it. Its tags are what compilers say: TestCorpusAgainstCompilers
+// builds, for each pair of testdata/pairs and pulumi-random's published
+// schemas, a consumer written against the old SDKs (from Pulumi's
+// generators) against the new ones, under tsc, go build and Go's and
+// Python's mocks; tests/breakage runs consumers under the real CLI.
 //
 // The check reads schemas itself rather than through host/schema: it must
 // read whatever a past release shipped, even what today's host would

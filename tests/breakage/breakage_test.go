@@ -240,7 +240,11 @@ func predictions(t *testing.T, r *compat.Report) map[string]compat.Change {
 		out[k.name] = found[0]
 	}
 	for _, c := range r.Changes {
-		if slices.Contains(safeTokens, c.Token) && c.Level != compat.Safe {
+		// A change that hits Go alone (Calm's method gaining its first
+		// argument, its output narrowed) is judged by compat's corpus
+		// test, which builds Go programs; this test runs none.
+		goOnly := slices.Equal(c.Hits, []compat.Audience{compat.Go})
+		if slices.Contains(safeTokens, c.Token) && c.Level != compat.Safe && !goOnly {
 			t.Errorf("the check says a safe change is %s: %s %s", c.Level, c.Token, c.Message)
 		}
 	}
