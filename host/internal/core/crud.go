@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -400,7 +401,7 @@ func (p *Provider) read(ctx context.Context, req custom.ReadRequest) (custom.Rea
 		return custom.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs}, nil // as recorded
 	}
 	resp, err := rr.Read(ctx, req)
-	if pe, ok := err.(*custom.PartialError); ok {
+	if pe := (*custom.PartialError)(nil); errors.As(err, &pe) {
 		_, pe.Outputs = p.readSecrets(req, property.Map{}, pe.Outputs)
 	}
 	if err != nil || resp.ID == "" {
@@ -448,7 +449,7 @@ func (p *Provider) delete(ctx context.Context, req custom.DeleteRequest) error {
 
 // partial keeps the secretness rules on the state of a partial failure.
 func (p *Provider) partial(token string, inputs property.Map, err error) error {
-	if pe, ok := err.(*custom.PartialError); ok {
+	if pe := (*custom.PartialError)(nil); errors.As(err, &pe) { // wrapped too: the adapter finds it so
 		pe.Outputs = p.secretOutputs(token, inputs, pe.Outputs)
 	}
 	return err

@@ -2,6 +2,8 @@ package core
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -93,5 +95,20 @@ func TestTypedDiffCountsUnknownInputsChanged(t *testing.T) {
 	resp, err = r.Diff(context.Background(), custom.DiffRequest{OldInputs: old, OldOutputs: old, Inputs: old})
 	if err != nil || resp.HasChanges {
 		t.Fatalf("diff of known inputs = %+v, %v; want the author's: no change", resp, err)
+	}
+}
+
+// A partial failure's state is marked as a whole answer's is, however the
+// backend wrapped its PartialError: the adapter finds it through wrapping
+// (errors.As), so the marking must too.
+func TestWrappedPartialErrorMarked(t *testing.T) {
+	t.Parallel()
+	p := New("test")
+	inputs := property.NewMap(map[string]property.Value{"password": property.New("hunter2xyz").WithSecret(true)})
+	outputs := property.NewMap(map[string]property.Value{"url": property.New("https://u:hunter2xyz@example.com")})
+	err := p.partial("test:index:Thing", inputs, fmt.Errorf("create: %w", &custom.PartialError{ID: "i-1", Outputs: outputs, Err: errors.New("half made")}))
+	var pe *custom.PartialError
+	if !errors.As(err, &pe) || !pe.Outputs.Get("url").Secret() {
+		t.Fatalf("the wrapped partial state = %v; want its url secret", pe)
 	}
 }

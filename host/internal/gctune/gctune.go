@@ -49,9 +49,15 @@ func Tune(headroom uint64) {
 		} else {
 			tuning.Store(false)
 		}
+		if f := retuned.Load(); f != nil {
+			(*f)()
+		}
 	}
 	arm()
 }
+
+// retuned, if set, is called after each retuning: tests wait on it.
+var retuned atomic.Pointer[func()]
 
 // tuning says Tune is tuning the collector: the plugin has not chosen
 // its own settings.

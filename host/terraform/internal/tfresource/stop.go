@@ -20,6 +20,11 @@ const StopGrace = 30 * time.Second
 // is abandoned. StopProvider stops every call in flight in that provider
 // process. A deadline (customTimeouts) ends the call at once, as before.
 func applyChange(ctx context.Context, srv tfwire.Server, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	// Cancelled before it starts: no apply begins after an interrupt, as
+	// in Terraform (the call below would run on a context that is not).
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	call, abandon := context.WithCancel(context.WithoutCancel(ctx))
 	defer abandon()
 	if d, ok := ctx.Deadline(); ok {

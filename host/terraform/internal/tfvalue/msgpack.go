@@ -167,9 +167,20 @@ func (b *Block) FromMsgPack(data []byte) (tftypes.Value, error) {
 		return tftypes.Value{}, dup // tftypes would panic
 	}
 	if err != nil {
-		return tftypes.ValueFromMsgPack(data, b.shape.typ) //lint:ignore SA1019 the protocol's decoding, as tfprotov6.DynamicValue.Unmarshal reads it
+		return fromMsgPack(data, b.shape.typ)
 	}
 	return v, nil
+}
+
+// fromMsgPack is tftypes' decoding, a panic of its (a NaN, an attribute
+// twice in a dynamic value) an error.
+func fromMsgPack(data []byte, typ tftypes.Type) (v tftypes.Value, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = tftypes.Value{}, fmt.Errorf("a value not of the protocol's encoding: %v", p)
+		}
+	}()
+	return tftypes.ValueFromMsgPack(data, typ) //lint:ignore SA1019 the protocol's decoding, as tfprotov6.DynamicValue.Unmarshal reads it
 }
 
 // duplicateError is an object holding an attribute twice, which
@@ -187,7 +198,7 @@ func decode(dec *msgpack.Decoder, s *shape, typ tftypes.Type) (tftypes.Value, er
 		if err != nil {
 			return tftypes.Value{}, err
 		}
-		return tftypes.ValueFromMsgPack(raw, typ) //lint:ignore SA1019 the protocol's decoding, as tfprotov6.DynamicValue.Unmarshal reads it
+		return fromMsgPack(raw, typ)
 	}
 	peek, err := dec.PeekCode()
 	if err != nil {
@@ -344,6 +355,9 @@ func decodeNumber(dec *msgpack.Decoder, peek byte) (*big.Float, error) {
 		x, err := dec.DecodeFloat64()
 		if err != nil {
 			return nil, err
+		}
+		if math.IsNaN(x) {
+			return nil, errors.New("a number that is NaN")
 		}
 		return big.NewFloat(x), nil
 	}

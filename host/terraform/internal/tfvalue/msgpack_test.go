@@ -159,3 +159,15 @@ func TestFromMsgPackDuplicateAttribute(t *testing.T) {
 		t.Fatalf("got %v, %v", v, err)
 	}
 }
+
+// TestFromMsgPackNaN: a number that is NaN, which no Terraform value
+// holds, is an error naming it, where big.NewFloat panics.
+func TestFromMsgPackNaN(t *testing.T) {
+	b := NewBlock(&tfprotov6.SchemaBlock{Attributes: []*tfprotov6.SchemaAttribute{
+		{Name: "n", Type: tftypes.Number, Optional: true}}})
+	nan := []byte{0x81, 0xa1, 'n', 0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 1} // {n: NaN as a float64}
+	v, err := b.FromMsgPack(nan)
+	if err == nil || !strings.Contains(err.Error(), "NaN") {
+		t.Fatalf("got %v, %v; want an error naming NaN", v, err)
+	}
+}
