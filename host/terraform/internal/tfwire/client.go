@@ -72,22 +72,34 @@ func lost(pc *atomic.Pointer[plugin.Client]) grpc.DialOption {
 	})
 }
 
-// settle waits until c's process has exited, at most exitSettle.
+// settle waits until c's process has exited, at most exitSettle while
+// it lives on. One the system already counts dead (on Linux: a zombie, or
+// gone) go-plugin is about to reap, however long that takes on a loaded
+// machine: settle waits for it, bounded by reapBound only against a
+// process that never is.
 func settle(c *plugin.Client) {
 	if c.Exited() {
 		return
 	}
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
-	give := time.After(exitSettle)
+	give, reaped := time.After(exitSettle), time.After(reapBound)
 	for !c.Exited() {
 		select {
 		case <-tick.C:
 		case <-give:
+			if rc := c.ReattachConfig(); rc == nil || !processDead(rc.Pid) {
+				return
+			}
+			give = nil // dead: wait for go-plugin to see it
+		case <-reaped:
 			return
 		}
 	}
 }
+
+// reapBound bounds settle's wait for a dead process to be reaped.
+const reapBound = 2 * time.Minute
 
 // Exited reports whether the provider's process exited. A call that
 // failed because it did has seen it before it returned; one that failed
