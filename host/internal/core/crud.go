@@ -160,8 +160,10 @@ func (p *Provider) checkApplied(token string, inputs property.Map) error {
 	if spec, ok := p.resourceSchema(token); ok {
 		failures = p.schema.Check(spec.Inputs(), inputs)
 	}
-	for _, path := range unknownPaths("", property.New(inputs)) {
-		failures = append(failures, diag.CheckFailure{Property: path, Reason: "is unknown: only a preview may hold unknown values"})
+	if property.New(inputs).HasComputed() { // unknownPaths sorts every map's keys
+		for _, path := range unknownPaths("", property.New(inputs)) {
+			failures = append(failures, diag.CheckFailure{Property: path, Reason: "is unknown: only a preview may hold unknown values"})
+		}
 	}
 	if len(failures) == 0 {
 		return nil

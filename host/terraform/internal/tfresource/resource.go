@@ -73,6 +73,8 @@ type Resource struct {
 	// it (protocol 6 allows that) the ID is the backend's: random on
 	// create, the import ID on import, kept by refreshes and updates.
 	hasID bool
+	// stateKeyIsProp: an attribute or block has StateKey's property name.
+	stateKeyIsProp bool
 	// timeouts are the operations of the schema's timeouts block or
 	// attribute (tfschema.Timeouts), which each step fills from its
 	// customTimeouts; it is no input or output.
@@ -109,8 +111,12 @@ func New(typeName string, schema *tfprotov6.Schema, server ServerFunc) (*Resourc
 		return nil, fmt.Errorf("%s: %w", typeName, err)
 	}
 	hasID := slices.ContainsFunc(schema.Block.Attributes, func(a *tfprotov6.SchemaAttribute) bool { return a.Name == "id" })
+	stateKeyIsProp := false
+	for _, prop := range props {
+		stateKeyIsProp = stateKeyIsProp || prop == StateKey
+	}
 	return &Resource{typeName: typeName, schema: schema, server: server, props: props, writeOnly: writeOnly, hasID: hasID,
-		timeouts: tfschema.Timeouts(schema.Block), conv: conv, enc: enc}, nil
+		stateKeyIsProp: stateKeyIsProp, timeouts: tfschema.Timeouts(schema.Block), conv: conv, enc: enc}, nil
 }
 
 // whole reports whether a block has no nil attribute, nested type or block.
@@ -531,7 +537,12 @@ func (r *Resource) upgraded(ctx context.Context, srv tfwire.Server, id resource.
 		return tftypes.Value{}, nil, nil, fmt.Errorf("%s: the state was recorded with schema version %d, newer than the provider's %d",
 			r.typeName, m.version, r.schema.Version)
 	}
-	state := outputs.Delete(StateKey)
+	state := outputs
+	if m.version != r.schema.Version || r.stateKeyIsProp {
+		// Where the version is the provider's, the state is written by the
+		// schema's properties alone, StateKey not one of them: no copy.
+		state = state.Delete(StateKey)
+	}
 	if r.hasID {
 		state = state.Set("id", property.New(string(id)))
 	}
