@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -203,12 +204,17 @@ func fromDynamic(v tftypes.Value, path string) (property.Value, error) {
 	return property.Value{}, errorf(path, "a value of type %v has no concrete type", t)
 }
 
+// numbers are big.Floats for fromNumber to copy a number into: a fresh one
+// costs two allocations a number (the Float and its mantissa).
+var numbers = sync.Pool{New: func() any { return new(big.Float) }}
+
 func fromNumber(v tftypes.Value, path string) (property.Value, error) {
-	var f big.Float
-	if err := v.As(&f); err != nil {
+	f := numbers.Get().(*big.Float)
+	defer numbers.Put(f)
+	if err := v.As(f); err != nil {
 		return property.Value{}, errorf(path, "%v", err)
 	}
-	x, ok := toFloat64(&f)
+	x, ok := toFloat64(f)
 	if !ok {
 		return property.Value{}, errorf(path, "the number %s does not fit a float64 exactly", f.Text('g', -1))
 	}
