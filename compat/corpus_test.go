@@ -20,8 +20,8 @@ import (
 
 // TestCorpusAgainstCompilers holds the check's verdicts to what compilers
 // and runtimes say. For every pair of the corpus (testdata/pairs, one
-// change each, and pulumi-random's published schemas at three tags,
-// testdata/corpus), it generates both sides' SDKs with Pulumi's codegen
+// change each, and pulumi-random's published schemas at three tags when
+// POLYHOST_PUBLISHED_SCHEMAS gives them), it generates both sides' SDKs with Pulumi's codegen
 // (the real CLI's package gen-sdk), writes a consumer against the old SDKs
 // (consumer_test.go), and builds and runs it against the new ones:
 // TypeScript under tsc --strict, Go with go build and then run under the
@@ -305,9 +305,15 @@ var semantic = map[string]string{
 	"breaking-argument-order": "both arguments are strings: positional calls still compile and run, passing each value as the other",
 }
 
-// randomPairs are pulumi-random's published schemas compared, from
-// testdata/corpus/random (provider/cmd/pulumi-resource-random/schema.json
-// at each tag of github.com/pulumi/pulumi-random).
+// randomPairs are pulumi-random's published schemas compared: v2.5.0 with
+// v3.0.0 (an output removed), v4.8.0 with v4.13.0 (keepers narrowed from
+// map<any> to map<string>, outputs made always-set), v4.13.0 with v4.21.0
+// (additions only). The schemas are not in this repository (what is
+// fetched from elsewhere is not committed here): with
+// POLYHOST_PUBLISHED_SCHEMAS=DIR the test reads DIR/random/<tag>.json,
+// provider/cmd/pulumi-resource-random/schema.json of
+// github.com/pulumi/pulumi-random at that tag, unchanged; without it they
+// are left out.
 var randomPairs = [][2]string{{"v2.5.0", "v3.0.0"}, {"v4.8.0", "v4.13.0"}, {"v4.13.0", "v4.21.0"}}
 
 func corpusPairs(t *testing.T) []corpusPair {
@@ -333,11 +339,16 @@ func corpusPairs(t *testing.T) []corpusPair {
 		}
 		out = append(out, p)
 	}
+	published := os.Getenv("POLYHOST_PUBLISHED_SCHEMAS")
+	if published == "" {
+		t.Log("pulumi-random's published schemas left out: POLYHOST_PUBLISHED_SCHEMAS is not set")
+		return out
+	}
 	for _, r := range randomPairs {
 		var p corpusPair
 		p.name = "random-" + r[0] + "-" + r[1]
 		for i, tag := range r {
-			data, err := os.ReadFile(filepath.Join("testdata", "corpus", "random", tag+".json"))
+			data, err := os.ReadFile(filepath.Join(published, "random", tag+".json"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,8 +26,8 @@
 // now also takes an integer breaks nobody while an output that may now be
 // one breaks typed readers; a method is judged apart from YAML, which
 // cannot call it. Its tags are what compilers say: TestCorpusAgainstCompilers
-// builds, for each pair of testdata/pairs and pulumi-random's published
-// schemas, a consumer written against the old SDKs (from Pulumi's
+// builds, for each pair of testdata/pairs (and pulumi-random's published
+// schemas, given POLYHOST_PUBLISHED_SCHEMAS), a consumer written against the old SDKs (from Pulumi's
 // generators) against the new ones, under tsc, go build and Go's and
 // Python's mocks; tests/breakage runs consumers under the real CLI.
 //
