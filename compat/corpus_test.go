@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
+	"golang.org/x/sync/errgroup"
 )
 
 // TestCorpusAgainstCompilers holds the check's verdicts to what compilers
@@ -494,22 +495,13 @@ func (tl *tools) run(dir, name string, args ...string) (string, error) {
 // parallel runs n jobs, two at a time (CI has two cores).
 func (tl *tools) parallel(t *testing.T, n int, job func(i int) error) {
 	t.Helper()
-	errs := make([]error, n)
-	sem := make(chan struct{}, 2)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(2)
 	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = job(i)
-		}()
+		g.Go(func() error { return job(i) })
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -12,10 +12,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	"gopkg.in/yaml.v3"
 
 	"github.com/polyhost/polyhost/compat"
@@ -365,22 +365,13 @@ func (e *env) run(dir string, extra []string, name string, args ...string) (stri
 // fails the test on their errors.
 func (e *env) parallel(t *testing.T, n int, job func(i int) error) {
 	t.Helper()
-	errs := make([]error, n)
-	sem := make(chan struct{}, 2)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(2)
 	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = job(i)
-		}()
+		g.Go(func() error { return job(i) })
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
 	}
 }
 
